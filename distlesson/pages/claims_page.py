@@ -1,0 +1,103 @@
+"""The claims register as pages show it: what a source states, what the library computes.
+
+The register itself is :mod:`distlesson.claims`; this module formats it for a locale, and
+turns each claim's values into figures that prose (and the claims' own texts) can cite as
+``{{ claim.<id>.stated }}``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from distlesson.claim import Claim
+from distlesson.claims import CLAIMS, claim_figures
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import check_locale
+from distlesson.render.tables import Table, markdown_table
+from distlesson.translations import CLAIM_TEXTS
+
+__all__ = ["claims_table", "figures", "render_text"]
+
+_HEADERS = {
+    "en": ("Source", "What it says", "Stated", "Computed", "Verdict", "Why"),
+    "ca": ("Font", "Què diu", "Diu", "Calculat", "Veredicte", "Per què"),
+    "fa": ("منبع", "چه می‌گوید", "عدد منبع", "عدد محاسبه‌شده", "داوری", "چرا"),
+}
+_VERDICT = {
+    "en": ("✓ agrees", "✗ differs"),
+    "ca": ("✓ coincideix", "✗ difereix"),
+    "fa": ("✓ درست", "✗ نادرست"),
+}
+_SOURCE_NAMES = {
+    "ca": {"en": "Catalan chapter", "ca": "Capítol català", "fa": "فصل کاتالان"},
+    "fa": {"en": "Persian lesson", "ca": "Lliçó persa", "fa": "درس فارسی"},
+}
+
+# Which chapter each claim belongs to, by the prefix of the register's order; the first
+# chapter holds the whole register for now.
+_CHAPTER_OF_CLAIM = {claim.id: "fit" for claim in CLAIMS}
+
+
+def _figure(name: str, value: float, unit: str) -> Figure:
+    """A claim value as a site figure, shown at a precision that fits its size."""
+    if unit == "bytes":
+        whole = value >= 100e9 or float(value / 1e9).is_integer()
+        return Figure(name, value, "GB", digits=0 if whole else 1)
+    if unit == "fraction":
+        return Figure(name, value, "%")
+    if unit == "count":
+        if value >= 1e9:
+            return Figure(name, value, "B params")
+        return Figure(name, value, digits=0)
+    digits = 0 if value == int(value) else (1 if round(value, 1) == value else 2)
+    return Figure(name, value, "B", digits=digits)
+
+
+@functools.cache
+def figures() -> tuple[Figure, ...]:
+    return tuple(_figure(name, value, unit) for name, (value, unit) in claim_figures().items())
+
+
+def render_text(text: str, locale: str) -> str:
+    """A claim's prose with its placeholders resolved for ``locale``."""
+    from distlesson.site.figures import figure_registry
+    from distlesson.site.placeholders import resolve_placeholders
+
+    return resolve_placeholders(text, locale, figure_registry(), where="distlesson/claims.py")
+
+
+def _text(texts: dict[str, str] | object, locale: str) -> str:
+    """The text in ``locale``; the register must hold every language the site shows."""
+    try:
+        return texts[locale]  # type: ignore[index]
+    except KeyError:
+        raise ValueError(f"a claim has no text in locale={locale!r}") from None
+
+
+def _row(claim: Claim, locale: str) -> tuple[str, ...]:
+    registry = {f.name: f for f in figures()}
+    prefix = f"claim.{claim.id}."
+    origin, section = claim.source[:2], claim.source[2:].strip(" :")
+    if locale != "en":
+        section = CLAIM_TEXTS[locale].get(claim.id, {}).get("source", section)
+    source = _SOURCE_NAMES[origin][locale] + (f", {section}" if section else "")
+    return (
+        source,
+        render_text(_text(claim.statement, locale), locale),
+        registry[prefix + "stated"].render(locale),
+        registry[prefix + "computed"].render(locale),
+        _VERDICT[locale][0 if claim.agrees else 1],
+        render_text(_text(claim.why, locale), locale),
+    )
+
+
+def claims_table(locale: str, chapter: str | None = None) -> str:
+    """The register (or one chapter's part of it) as a Markdown table."""
+    check_locale(locale)
+    claims = [c for c in CLAIMS if chapter is None or _CHAPTER_OF_CLAIM[c.id] == chapter]
+    if not claims:
+        raise ValueError(f"chapter={chapter!r} has no claims; chapters: "
+                         f"{sorted(set(_CHAPTER_OF_CLAIM.values()))}")
+    rows = tuple(_row(claim, locale) for claim in claims)
+    return markdown_table(
+        Table(_HEADERS[locale], rows, (False, False, True, True, False, False)), locale)

@@ -1,0 +1,372 @@
+"""Chapter "Why it does not fit": the figures, tables and plot of its pages.
+
+Every number comes from the memory model (:mod:`distlesson.memory`), the formats
+(:mod:`distlesson.precision`) and the catalogs; this module only chooses what to show and
+formats it for a locale.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+import ml_dtypes
+import numpy as np
+
+from distlesson.hardware import get_gpu
+from distlesson.memory import MemoryBreakdown, bytes_per_param, min_gpus, model_states
+from distlesson.models import get_model
+from distlesson.optimizers import OPTIMIZERS
+from distlesson.precision import BF16, FLOAT_FORMATS, FP16, FP32, PRESETS
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import (
+    format_number,
+    format_percent,
+    format_quantity,
+    format_scientific,
+)
+from distlesson.render.svg import stacked_barh
+from distlesson.render.tables import Table, markdown_table
+
+__all__ = [
+    "conventions_table",
+    "figures",
+    "formats_table",
+    "model_sizes_table",
+    "optimizer_plot",
+    "optimizer_table",
+    "presets_table",
+    "states_table",
+]
+
+# Inputs, each a choice of the text rather than a result.
+ROUND_70B = 70 * 10**9  # the sources' "a 70B model": a round count, not an architecture
+ROUND_7B = 7 * 10**9  # the Persian lesson's mixed-precision example
+EXERCISE_13B = 13 * 10**9  # the Catalan chapter's exercise
+GPU = "h100-sxm"  # the "80 GB GPU" of both sources
+COMPARED_MODEL = "llama3-70b"  # Adafactor needs real shapes: the optimizer table uses these
+SIZE_MODELS = ("gpt2-small", "llama3-8b", "llama3-70b", "llama3-405b")
+COMPARED_OPTIMIZERS = ("adamw", "adam8bit", "adafactor", "lion", "sgd")
+UPDATE = 1e-3  # a relative update lr x (m / sqrt(v)) of order 1e-3 with lr = 1e-3
+LOSS_SCALE = 2**16  # a common static loss scale for fp16
+TINY_GRADIENT = 2.0**-26  # a gradient below fp16's smallest subnormal, 2**-24
+
+_T = {
+    "component": {"en": "State", "ca": "Estat", "fa": "حالت"},
+    "format": {"en": "Format", "ca": "Format", "fa": "قالب"},
+    "bpp": {"en": "Bytes per parameter", "ca": "Bytes per paràmetre",
+            "fa": "بایت برای هر پارامتر"},
+    "weights": {"en": "Weights", "ca": "Pesos", "fa": "وزن‌ها"},
+    "grads": {"en": "Gradients", "ca": "Gradients", "fa": "گرادیان‌ها"},
+    "master": {"en": "Master copy", "ca": "Còpia mestra", "fa": "نسخهٔ اصلی"},
+    "optimizer": {"en": "Optimizer states", "ca": "Estats de l'optimitzador",
+                  "fa": "حالت‌های بهینه‌ساز"},
+    "moment1": {"en": "First moment (m)", "ca": "Primer moment (m)",
+                "fa": "گشتاور اول (m)"},
+    "moment2": {"en": "Second moment (v)", "ca": "Segon moment (v)",
+                "fa": "گشتاور دوم (v)"},
+    "total": {"en": "Total", "ca": "Total", "fa": "جمع"},
+    "none": {"en": "none", "ca": "cap", "fa": "ندارد"},
+    "opt": {"en": "Optimizer", "ca": "Optimitzador", "fa": "بهینه‌ساز"},
+    "keeps": {"en": "What it keeps per parameter", "ca": "Què guarda per paràmetre",
+              "fa": "آنچه برای هر پارامتر نگه می‌دارد"},
+    "states_of": {"en": "States of {model}", "ca": "Estats de {model}",
+                  "fa": "حالت‌های {model}"},
+    "gpus80": {"en": "GPUs of {gb}", "ca": "GPUs de {gb}", "fa": "GPUهای {gb}"},
+    "vs_adamw": {"en": "Against AdamW", "ca": "Contra AdamW", "fa": "نسبت به AdamW"},
+    "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
+    "params": {"en": "Parameters", "ca": "Paràmetres", "fa": "پارامترها"},
+    "adam": {"en": "Adam moments", "ca": "Moments d'Adam", "fa": "گشتاورهای Adam"},
+    "min_h100": {"en": "H100s needed", "ca": "H100 necessàries", "fa": "H100 لازم"},
+    "with_master": {"en": "With master copy", "ca": "Amb còpia mestra",
+                    "fa": "با نسخهٔ اصلی"},
+    "without_master": {"en": "Without (the Persian lesson)", "ca": "Sense (la lliçó persa)",
+                       "fa": "بدون آن (درس فارسی)"},
+    "difference": {"en": "Difference", "ca": "Diferència", "fa": "تفاوت"},
+    "bits": {"en": "Sign · exponent · mantissa bits", "ca": "Bits de signe · exponent · mantissa",
+             "fa": "بیت‌های علامت · نما · مانتیس"},
+    "bytes": {"en": "Bytes", "ca": "Bytes", "fa": "بایت"},
+    "max": {"en": "Largest finite", "ca": "Màxim finit", "fa": "بزرگ‌ترین مقدار متناهی"},
+    "min_normal": {"en": "Smallest normal", "ca": "Mínim normal", "fa": "کوچک‌ترین مقدار نرمال"},
+    "min_sub": {"en": "Smallest subnormal", "ca": "Mínim subnormal",
+                "fa": "کوچک‌ترین مقدار زیرنرمال"},
+    "eps": {"en": "Gap after 1 (epsilon)", "ca": "Salt després d'1 (èpsilon)",
+            "fa": "فاصله پس از ۱ (اپسیلون)"},
+    "preset": {"en": "Recipe", "ca": "Recepta", "fa": "دستور"},
+    "saving": {"en": "Saving against fp32", "ca": "Estalvi contra fp32",
+               "fa": "صرفه‌جویی نسبت به fp32"},
+    "plot_title": {"en": "Bytes per parameter by optimizer, mixed precision",
+                   "ca": "Bytes per paràmetre segons l'optimitzador, precisió mixta",
+                   "fa": "بایت برای هر پارامتر بر حسب بهینه‌ساز، دقت مختلط"},
+}
+
+_OPTIMIZER_NAMES = {
+    "adamw": {"en": "AdamW", "ca": "AdamW", "fa": "AdamW"},
+    "adam8bit": {"en": "8-bit Adam", "ca": "Adam de 8 bits", "fa": "Adam هشت‌بیتی"},
+    "adafactor": {"en": "Adafactor", "ca": "Adafactor", "fa": "Adafactor"},
+    "lion": {"en": "Lion", "ca": "Lion", "fa": "Lion"},
+    "sgd": {"en": "SGD with momentum", "ca": "SGD amb moment", "fa": "SGD با تکانه"},
+}
+_OPTIMIZER_KEEPS = {
+    "adamw": {"en": "m and v in fp32", "ca": "m i v en fp32", "fa": "m و v در fp32"},
+    "adam8bit": {"en": "m and v as one-byte codes, an fp32 scale per block",
+                 "ca": "m i v en codis d'un byte, una escala fp32 per bloc",
+                 "fa": "m و v با کدهای یک‌بایتی، یک ضریب fp32 برای هر بلوک"},
+    "adafactor": {"en": "v factored: a row and a column per matrix",
+                  "ca": "v factoritzat: una fila i una columna per matriu",
+                  "fa": "v تجزیه‌شده: یک سطر و یک ستون برای هر ماتریس"},
+    "lion": {"en": "one momentum in fp32", "ca": "un moment en fp32",
+             "fa": "یک تکانه در fp32"},
+    "sgd": {"en": "one momentum in fp32", "ca": "un moment en fp32", "fa": "یک تکانه در fp32"},
+}
+_PRESET_NAMES = {
+    "fp32": {"en": "fp32 everywhere", "ca": "fp32 a tot arreu", "fa": "همه‌چیز fp32"},
+    "mixed": {"en": "Mixed: bf16 + fp32 master", "ca": "Mixta: bf16 + mestra fp32",
+              "fa": "مختلط: bf16 + نسخهٔ اصلی fp32"},
+    "mixed-no-master": {"en": "Mixed without master copy", "ca": "Mixta sense còpia mestra",
+                        "fa": "مختلط بدون نسخهٔ اصلی"},
+    "mixed-fp32-grads": {"en": "Mixed, fp32 gradients (Megatron-LM)",
+                         "ca": "Mixta, gradients fp32 (Megatron-LM)",
+                         "fa": "مختلط، گرادیان fp32 (Megatron-LM)"},
+}
+
+
+def _t(key: str, locale: str, **values: str) -> str:
+    return _T[key][locale].format(**values)
+
+
+def _gb(value: float | Fraction, locale: str, digits: int = 0) -> str:
+    return format_quantity(float(value), "GB", locale, digits=digits)
+
+
+def _bpp(value: float | Fraction, locale: str) -> str:
+    """Bytes per parameter: whole numbers bare, others with two decimals."""
+    exact = Fraction(value)
+    return format_number(float(exact), locale, digits=0 if exact.denominator == 1 else 2)
+
+
+@functools.cache
+def _gpu_memory() -> int:
+    return get_gpu(GPU).memory_bytes
+
+
+@functools.cache
+def _adamw_mixed() -> MemoryBreakdown:
+    return bytes_per_param(ROUND_70B)
+
+
+@functools.cache
+def _optimizer_bpp(key: str) -> MemoryBreakdown:
+    return bytes_per_param(get_model(COMPARED_MODEL), optimizer=key)
+
+
+def states_table(locale: str) -> str:
+    """AdamW in mixed precision, state by state, with the format each one is kept in."""
+    preset = PRESETS["mixed"]
+    per = _adamw_mixed()
+    moment = Fraction(per.optimizer) / 2
+    rows = [
+        (_t("weights", locale), preset.weight_format.name, _bpp(per.weights, locale)),
+        (_t("grads", locale), preset.grad_format.name, _bpp(per.grads, locale)),
+        (_t("master", locale), preset.master_format.name, _bpp(per.master, locale)),
+        (_t("moment1", locale), preset.state_format.name, _bpp(moment, locale)),
+        (_t("moment2", locale), preset.state_format.name, _bpp(moment, locale)),
+        (f"**{_t('total', locale)}**", "", f"**{_bpp(per.total, locale)}**"),
+    ]
+    headers = (_t("component", locale), _t("format", locale), _t("bpp", locale))
+    return markdown_table(Table(headers, tuple(rows), (False, False, True)), locale)
+
+
+def optimizer_table(locale: str) -> str:
+    """The optimizers side by side on one real architecture (Adafactor needs its shapes)."""
+    model = get_model(COMPARED_MODEL)
+    memory = _gpu_memory()
+    adamw = _optimizer_bpp("adamw").total
+    rows = []
+    for key in COMPARED_OPTIMIZERS:
+        per = _optimizer_bpp(key)
+        states = per.total * model.num_params
+        rows.append((
+            _OPTIMIZER_NAMES[key][locale],
+            _OPTIMIZER_KEEPS[key][locale],
+            _bpp(per.total, locale),
+            _gb(states, locale),
+            format_number(min_gpus(states, memory), locale),
+            format_quantity(float(per.total / adamw), "x", locale, digits=2),
+        ))
+    headers = (
+        _t("opt", locale), _t("keeps", locale), _t("bpp", locale),
+        _t("states_of", locale, model=model.display_name),
+        _t("gpus80", locale, gb=_gb(memory, locale)), _t("vs_adamw", locale),
+    )
+    return markdown_table(
+        Table(headers, tuple(rows), (False, False, True, True, True, True)), locale)
+
+
+def optimizer_plot(locale: str) -> str:
+    """Stacked bars: weights and gradients are the floor no optimizer goes below."""
+    per = [_optimizer_bpp(key) for key in COMPARED_OPTIMIZERS]
+    parts = ("weights", "grads", "master", "optimizer")
+    return stacked_barh(
+        [_OPTIMIZER_NAMES[key][locale] for key in COMPARED_OPTIMIZERS],
+        [(_t(part, locale), [float(getattr(p, part)) for p in per]) for part in parts],
+        xlabel=_t("bpp", locale),
+        locale=locale,
+        tick_format=lambda x: format_number(x, locale),
+        name=f"fit-optimizers-{locale}",
+        title=_t("plot_title", locale),
+    )
+
+
+def model_sizes_table(locale: str) -> str:
+    """Published models under the course's convention (AdamW, bf16, fp32 master copy)."""
+    memory = _gpu_memory()
+    rows = []
+    for key in SIZE_MODELS:
+        model = get_model(key)
+        states = model_states(model)
+        rows.append((
+            model.display_name,
+            format_quantity(model.num_params, "B params", locale, digits=2)
+            if model.num_params >= 10**9 else
+            format_quantity(model.num_params, "M params", locale),
+            _gb(states.weights, locale, 1),
+            _gb(states.grads, locale, 1),
+            _gb(states.master, locale, 1),
+            _gb(states.optimizer, locale, 1),
+            f"**{_gb(states.total, locale, 1)}**",
+            format_number(min_gpus(states.total, memory), locale),
+        ))
+    headers = (_t("model", locale), _t("params", locale), _t("weights", locale),
+               _t("grads", locale), _t("master", locale), _t("adam", locale),
+               _t("total", locale), _t("min_h100", locale))
+    return markdown_table(Table(headers, tuple(rows), (False,) + (True,) * 7), locale)
+
+
+def conventions_table(locale: str) -> str:
+    """The same models with and without the fp32 master copy (the Persian lesson's tables)."""
+    memory = _gpu_memory()
+    rows = []
+    for key in SIZE_MODELS:
+        model = get_model(key)
+        with_master = model_states(model).total
+        without = model_states(model, precision="mixed-no-master").total
+        rows.append((
+            model.display_name,
+            _gb(with_master, locale, 1),
+            format_number(min_gpus(with_master, memory), locale),
+            _gb(without, locale, 1),
+            format_number(min_gpus(without, memory), locale),
+            _gb(with_master - without, locale, 1),
+        ))
+    headers = (_t("model", locale), _t("with_master", locale), _t("min_h100", locale),
+               _t("without_master", locale), _t("min_h100", locale),
+               _t("difference", locale))
+    return markdown_table(Table(headers, tuple(rows), (False,) + (True,) * 5), locale)
+
+
+def _magnitude(value: float, locale: str) -> str:
+    """Whole numbers below a million in full (fp16's 65,504), others in powers of ten."""
+    if 1 <= value < 1e6 and value == int(value):
+        return format_number(value, locale)
+    return format_scientific(value, locale, digits=1)
+
+
+def formats_table(locale: str) -> str:
+    """The floating-point formats of training, every property derived from the bits."""
+    rows = []
+    for fmt in FLOAT_FORMATS.values():
+        rows.append((
+            f"`{fmt.name}`",
+            " · ".join(format_number(b, locale)
+                       for b in (1, fmt.exponent_bits, fmt.mantissa_bits)),
+            format_number(fmt.bytes, locale),
+            _magnitude(fmt.max_finite, locale),
+            format_scientific(fmt.smallest_normal, locale, digits=1),
+            format_scientific(fmt.smallest_subnormal, locale, digits=1),
+            format_scientific(fmt.epsilon, locale, digits=1),
+        ))
+    headers = (_t("format", locale), _t("bits", locale), _t("bytes", locale),
+               _t("max", locale), _t("min_normal", locale), _t("min_sub", locale),
+               _t("eps", locale))
+    return markdown_table(Table(headers, tuple(rows), (False,) + (True,) * 6), locale)
+
+
+def presets_table(locale: str) -> str:
+    """A 7B model's states under each precision recipe, and what each saves against fp32."""
+    fp32 = model_states(ROUND_7B, precision="fp32").total
+    rows = []
+    for key in ("fp32", "mixed", "mixed-no-master", "mixed-fp32-grads"):
+        states = model_states(ROUND_7B, precision=key)
+        rows.append((
+            _PRESET_NAMES[key][locale],
+            _gb(states.weights, locale),
+            _gb(states.grads, locale),
+            _gb(states.master, locale) if states.master else _t("none", locale),
+            _gb(states.optimizer, locale),
+            f"**{_gb(states.total, locale)}**",
+            format_percent(float(1 - Fraction(states.total) / fp32), locale, digits=1),
+        ))
+    headers = (_t("preset", locale), _t("weights", locale), _t("grads", locale),
+               _t("master", locale), _t("optimizer", locale), _t("total", locale),
+               _t("saving", locale))
+    return markdown_table(Table(headers, tuple(rows), (False,) + (True,) * 6), locale)
+
+
+def _saving(precision: str) -> float:
+    fp32 = model_states(ROUND_7B, precision="fp32").total
+    return float(1 - Fraction(model_states(ROUND_7B, precision=precision).total) / fp32)
+
+
+def figures() -> list[Figure]:
+    """The numbers the chapter's prose quotes."""
+    memory = _gpu_memory()
+    per = _adamw_mixed()
+    states_70b = per.total * ROUND_70B
+    llama70 = get_model(COMPARED_MODEL)
+    llama70_states = model_states(llama70).total
+    bf16_at_one = float(ml_dtypes.bfloat16(1.0) + ml_dtypes.bfloat16(UPDATE))
+    scaled = float(np.float16(TINY_GRADIENT * LOSS_SCALE))
+    return [
+        Figure("fit.round_70b", ROUND_70B, "B params", doc="the sources' round 70B"),
+        Figure("fit.bpp_mixed", float(per.total), doc="AdamW, mixed precision"),
+        Figure("fit.bpp_weights_grads", float(per.weights + per.grads),
+               doc="the floor: bf16 weights and gradients"),
+        Figure("fit.bpp_master", float(per.master)),
+        Figure("fit.bpp_moments", float(per.optimizer)),
+        Figure("fit.bpp_master_and_moments", float(per.master + per.optimizer)),
+        Figure("fit.bookkeeping_share", float((per.master + per.optimizer) / per.total), "%"),
+        Figure("fit.bpp_no_master", float(bytes_per_param(
+            ROUND_70B, precision="mixed-no-master").total)),
+        Figure("fit.states_70b", float(states_70b), "GB"),
+        Figure("fit.states_70b_tb", float(states_70b), "TB", digits=2),
+        Figure("fit.gpu_memory", memory, "GB", doc="an H100's nominal memory"),
+        Figure("fit.gpus_70b", min_gpus(states_70b, memory)),
+        Figure("fit.llama70_params", llama70.num_params, "B params", digits=2),
+        Figure("fit.llama70_states", float(llama70_states), "GB"),
+        Figure("fit.llama70_gpus", min_gpus(llama70_states, memory)),
+        Figure("fit.floor_with_master", float(per.weights + per.grads + per.master)),
+        Figure("fit.adam8bit_block", OPTIMIZERS["adam8bit"].block_size),
+        Figure("fit.bpp_adam8bit", float(_optimizer_bpp("adam8bit").total), digits=2),
+        Figure("fit.bpp_adafactor", float(_optimizer_bpp("adafactor").total), digits=3),
+        Figure("fit.bpp_lion", float(_optimizer_bpp("lion").total)),
+        Figure("fit.round_7b", ROUND_7B, "B params"),
+        Figure("fit.states_7b_fp32", float(model_states(ROUND_7B, precision="fp32").total),
+               "GB"),
+        Figure("fit.states_7b_mixed", float(model_states(ROUND_7B).total), "GB"),
+        Figure("fit.states_7b_no_master",
+               float(model_states(ROUND_7B, precision="mixed-no-master").total), "GB"),
+        Figure("fit.saving_with_master", _saving("mixed"), "%"),
+        Figure("fit.saving_without_master", _saving("mixed-no-master"), "%"),
+        Figure("fit.bf16_mantissa_bits", BF16.mantissa_bits),
+        Figure("fit.bf16_gap_at_one", BF16.epsilon, digits=4),
+        Figure("fit.fp32_gap_ratio", BF16.epsilon / FP32.epsilon),
+        Figure("fit.update", UPDATE, digits=3),
+        Figure("fit.bf16_one_plus_update", bf16_at_one, digits=1),
+        Figure("fit.fp16_exponent_bits", FP16.exponent_bits),
+        Figure("fit.fp16_max", FP16.max_finite),
+        Figure("fit.loss_scale", LOSS_SCALE),
+        Figure("fit.tiny_gradient_scaled", scaled, digits=7),
+        Figure("fit.exercise_params", EXERCISE_13B, "B params"),
+        Figure("fit.exercise_states", float(model_states(EXERCISE_13B).total), "GB"),
+    ]

@@ -1,0 +1,101 @@
+"""The papers and reports the course cites, with the year each appeared.
+
+Pages cite with ``{{ cite.zero }}`` (authors and year) or show the full entry with
+``{{ ref.zero }}``; years and titles are data here, never typed into prose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from distlesson.render.figure import Text
+
+__all__ = ["REFERENCES", "Reference", "figures"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    key: str
+    authors: str  # first author's family name, or the team as it signs the report
+    several: bool  # "et al." after the first author
+    title: str
+    venue: str
+    year: int  # of the version cited (the peer-reviewed one where there is one)
+    url: str
+
+    def short(self) -> dict[str, str]:
+        """Authors and a ``{0}`` for the year, per locale."""
+        if not self.several:
+            return {locale: f"{self.authors} ({{0}})" for locale in ("en", "ca", "fa")}
+        return {
+            "en": f"{self.authors} et al. ({{0}})",
+            "ca": f"{self.authors} et al. ({{0}})",
+            "fa": f"{self.authors} و همکاران ({{0}})",
+        }
+
+    def entry(self) -> dict[str, str]:
+        """The full entry: short citation, linked title, venue."""
+        return {
+            locale: f"{short}. [*{self.title}*]({self.url}). {self.venue}."
+            for locale, short in self.short().items()
+        }
+
+
+REFERENCES: tuple[Reference, ...] = (
+    Reference("zero", "Rajbhandari", True,
+              "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models",
+              "SC20 (arXiv:1910.02054)", 2020, "https://arxiv.org/abs/1910.02054"),
+    Reference("zero_offload", "Ren", True,
+              "ZeRO-Offload: Democratizing Billion-Scale Model Training",
+              "USENIX ATC 2021 (arXiv:2101.06840)", 2021, "https://arxiv.org/abs/2101.06840"),
+    Reference("megatron", "Shoeybi", True,
+              "Megatron-LM: Training Multi-Billion Parameter Language Models Using Model "
+              "Parallelism", "arXiv:1909.08053", 2019, "https://arxiv.org/abs/1909.08053"),
+    Reference("narayanan", "Narayanan", True,
+              "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM",
+              "SC21 (arXiv:2104.04473)", 2021, "https://arxiv.org/abs/2104.04473"),
+    Reference("korthikanti", "Korthikanti", True,
+              "Reducing Activation Recomputation in Large Transformer Models",
+              "MLSys 2023 (arXiv:2205.05198)", 2022, "https://arxiv.org/abs/2205.05198"),
+    Reference("fsdp", "Zhao", True,
+              "PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel",
+              "VLDB 2023 (arXiv:2304.11277)", 2023, "https://arxiv.org/abs/2304.11277"),
+    Reference("gpipe", "Huang", True,
+              "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism",
+              "NeurIPS 2019 (arXiv:1811.06965)", 2019, "https://arxiv.org/abs/1811.06965"),
+    Reference("zero_bubble", "Qi", True, "Zero Bubble Pipeline Parallelism",
+              "ICLR 2024 (arXiv:2401.10241)", 2024, "https://arxiv.org/abs/2401.10241"),
+    Reference("llama3", "Llama Team, AI @ Meta", False, "The Llama 3 Herd of Models",
+              "arXiv:2407.21783", 2024, "https://arxiv.org/abs/2407.21783"),
+    Reference("deepseek_v3", "DeepSeek-AI", False, "DeepSeek-V3 Technical Report",
+              "arXiv:2412.19437", 2024, "https://arxiv.org/abs/2412.19437"),
+    Reference("playbook", "Tazi", True,
+              "The Ultra-Scale Playbook: Training LLMs on GPU Clusters", "Hugging Face",
+              2025, "https://huggingface.co/spaces/nanotron/ultrascale-playbook"),
+    Reference("mixed_precision", "Micikevicius", True, "Mixed Precision Training",
+              "ICLR 2018 (arXiv:1710.03740)", 2018, "https://arxiv.org/abs/1710.03740"),
+    Reference("bf16", "Kalamkar", True, "A Study of BFLOAT16 for Deep Learning Training",
+              "arXiv:1905.12322", 2019, "https://arxiv.org/abs/1905.12322"),
+    Reference("fp8", "Micikevicius", True, "FP8 Formats for Deep Learning",
+              "arXiv:2209.05433", 2022, "https://arxiv.org/abs/2209.05433"),
+    Reference("adamw", "Loshchilov", True, "Decoupled Weight Decay Regularization",
+              "ICLR 2019 (arXiv:1711.05101)", 2019, "https://arxiv.org/abs/1711.05101"),
+    Reference("adam8bit", "Dettmers", True, "8-bit Optimizers via Block-wise Quantization",
+              "ICLR 2022 (arXiv:2110.02861)", 2022, "https://arxiv.org/abs/2110.02861"),
+    Reference("adafactor", "Shazeer", True,
+              "Adafactor: Adaptive Learning Rates with Sublinear Memory Cost",
+              "ICML 2018 (arXiv:1804.04235)", 2018, "https://arxiv.org/abs/1804.04235"),
+    Reference("lion", "Chen", True, "Symbolic Discovery of Optimization Algorithms",
+              "NeurIPS 2023 (arXiv:2302.06675)", 2023, "https://arxiv.org/abs/2302.06675"),
+    Reference("gpt2", "Radford", True, "Language Models are Unsupervised Multitask Learners",
+              "OpenAI", 2019,
+              "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"),
+)
+
+
+def figures() -> list[Text]:
+    out: list[Text] = []
+    for ref in REFERENCES:
+        out.append(Text(f"cite.{ref.key}", ref.short(), (ref.year,), doc=ref.title))
+        out.append(Text(f"ref.{ref.key}", ref.entry(), (ref.year,), doc=ref.title))
+    return out

@@ -1,0 +1,117 @@
+"""Numbers as a reader of each language expects them.
+
+Babel gives the separators of each locale (``1,120.5`` in English, ``1.120,5`` in Catalan,
+``1٬120٫5`` in Persian); Persian prose also expects Persian digits, which Babel leaves Latin,
+so they are mapped here. Unit conversions (GB = 1e9 bytes, GiB = 2**30 bytes) happen in this
+module and nowhere else on the way to a page.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, get_args
+
+from babel.numbers import format_decimal
+
+__all__ = [
+    "LOCALES",
+    "UNITS",
+    "Locale",
+    "check_locale",
+    "format_number",
+    "format_percent",
+    "format_quantity",
+    "format_scientific",
+    "to_locale_digits",
+]
+
+Locale = Literal["en", "ca", "fa"]
+LOCALES: tuple[Locale, ...] = get_args(Locale)
+
+_PERSIAN_DIGITS = str.maketrans("0123456789%", "۰۱۲۳۴۵۶۷۸۹٪")
+
+# The scale of each unit and its label per locale. A quantity is stored in base units
+# (bytes, parameters, plain numbers) and divided by the scale when shown.
+UNITS: dict[str, tuple[float, dict[str, str]]] = {
+    "": (1.0, {"en": "", "ca": "", "fa": ""}),
+    "B": (1.0, {"en": "B", "ca": "B", "fa": "بایت"}),
+    "MB": (1e6, {"en": "MB", "ca": "MB", "fa": "مگابایت"}),
+    "GB": (1e9, {"en": "GB", "ca": "GB", "fa": "گیگابایت"}),
+    "TB": (1e12, {"en": "TB", "ca": "TB", "fa": "ترابایت"}),
+    "MiB": (2.0**20, {"en": "MiB", "ca": "MiB", "fa": "مبی‌بایت"}),
+    "GiB": (2.0**30, {"en": "GiB", "ca": "GiB", "fa": "گیبی‌بایت"}),
+    "B/param": (1.0, {"en": "bytes per parameter", "ca": "bytes per paràmetre",
+                      "fa": "بایت برای هر پارامتر"}),
+    "x": (1.0, {"en": "×", "ca": "×", "fa": "×"}),
+    "M params": (1e6, {"en": "M", "ca": "M", "fa": "میلیون"}),
+    "B params": (1e9, {"en": "B", "ca": "B", "fa": "میلیارد"}),
+    "TFLOP/s": (1e12, {"en": "TFLOP/s", "ca": "TFLOP/s", "fa": "TFLOP/s"}),
+    "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "GB/s"}),
+}
+
+# Units written against the number, as in "3.4×" or "70B"; the others take a
+# no-break space ("1,120 GB").
+_ATTACHED = {"x", "M params", "B params"}
+_ATTACHED_IN_PERSIAN = {"x"}
+
+
+def check_locale(locale: str) -> Locale:
+    """Return ``locale`` if the site has it, else raise naming the allowed ones."""
+    if locale not in LOCALES:
+        raise ValueError(f"locale={locale!r} is not one of {', '.join(LOCALES)}")
+    return locale  # type: ignore[return-value]
+
+
+def to_locale_digits(text: str, locale: str) -> str:
+    """Persian digits (and the Persian percent sign) for ``fa``; other locales unchanged."""
+    return text.translate(_PERSIAN_DIGITS) if check_locale(locale) == "fa" else text
+
+
+def format_number(value: float, locale: str, *, digits: int = 0, grouping: bool = True) -> str:
+    """``value`` with exactly ``digits`` decimals, in the separators and digits of ``locale``."""
+    check_locale(locale)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot format value={value!r}: it must be finite")
+    if digits < 0:
+        raise ValueError(f"digits={digits} must be >= 0")
+    pattern = ("#,##0" if grouping else "0") + ("." + "0" * digits if digits else "")
+    text = format_decimal(value, format=pattern, locale=locale, numbering_system="default")
+    return to_locale_digits(text, locale)
+
+
+def format_percent(fraction: float, locale: str, *, digits: int = 0) -> str:
+    """A fraction as a percentage: 0.273 -> ``27.3%``, ``27,3 %``, ``۲۷٫۳٪``."""
+    number = format_number(fraction * 100, locale, digits=digits)
+    if locale == "ca":
+        return f"{number}\u00a0%"  # Catalan typography separates the sign
+    return number + ("٪" if locale == "fa" else "%")
+
+
+def format_quantity(value: float, unit: str, locale: str, *, digits: int = 0) -> str:
+    """``value`` in base units shown in ``unit`` with its label: 1.12e12, "GB" -> ``1,120 GB``."""
+    if unit == "%":
+        return format_percent(value, locale, digits=digits)
+    if unit not in UNITS:
+        raise ValueError(f"unit={unit!r} is not one of {', '.join(sorted(UNITS))} or '%'")
+    scale, labels = UNITS[unit]
+    number = format_number(value / scale, locale, digits=digits)
+    label = labels[check_locale(locale)]
+    if not label:
+        return number
+    attached = unit in (_ATTACHED_IN_PERSIAN if locale == "fa" else _ATTACHED)
+    return f"{number}{label}" if attached else f"{number}\u00a0{label}"
+
+
+def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:
+    """``value`` as mantissa × 10 to a power, the power as HTML superscript:
+    3.4028e38 -> ``3.4 × 10<sup>38</sup>`` (``۳٫۴ × ۱۰<sup>۳۸</sup>`` in Persian)."""
+    if value == 0:
+        return format_number(0, locale, digits=digits)
+    exponent = math.floor(math.log10(abs(value)))
+    mantissa = value / 10**exponent
+    if round(abs(mantissa), digits) >= 10:  # 9.96 shown with one digit is 10.0: carry
+        exponent += 1
+        mantissa /= 10
+    power = to_locale_digits(str(exponent).replace("-", "\u2212"), locale)
+    ten = to_locale_digits("10", locale)
+    return f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"

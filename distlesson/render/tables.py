@@ -1,0 +1,39 @@
+"""Tables as Markdown, ready to print from a page's ``python exec="on"`` block."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from distlesson.render.numbers import check_locale
+
+__all__ = ["Table", "markdown_table"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Headers and rows of already formatted cells; ``numeric`` marks columns of numbers."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    numeric: tuple[bool, ...]
+
+    def __post_init__(self) -> None:
+        width = len(self.headers)
+        if len(self.numeric) != width:
+            raise ValueError(f"numeric has {len(self.numeric)} flags for {width} columns")
+        for i, row in enumerate(self.rows):
+            if len(row) != width:
+                raise ValueError(f"row {i} has {len(row)} cells for {width} columns")
+
+
+def markdown_table(table: Table, locale: str) -> str:
+    """Numbers aligned at the end of their column: right in English and Catalan, and
+    centred on right-to-left Persian pages, where text starts at the right."""
+    number_rule = ":---:" if check_locale(locale) == "fa" else "---:"
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    rules = [number_rule if numeric else "---" for numeric in table.numeric]
+    return "\n".join([line(table.headers), line(rules), *(line(row) for row in table.rows)])

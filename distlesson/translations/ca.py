@@ -1,0 +1,3 @@
+"""Texts of the claims register in Catalan."""
+
+CLAIMS: dict[str, dict[str, str]] = {}

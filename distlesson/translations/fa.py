@@ -1,0 +1,3 @@
+"""Texts of the claims register in Persian."""
+
+CLAIMS: dict[str, dict[str, str]] = {}

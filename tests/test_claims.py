@@ -1,0 +1,137 @@
+"""The claims register: each source figure against a value derived here by hand."""
+
+import math
+import re
+
+import pytest
+
+from distlesson.claim import LOCALES, Claim, Figure, placeholders
+from distlesson.claims import CLAIMS, claim_figures, get_claim
+
+LLAMA3_70B = 70_553_706_496
+LLAMA3_405B = 405_853_388_800
+GPU = 80e9  # H100 SXM and A100 80GB, nominal
+
+# id -> (stated in the source, computed by hand here, agrees)
+EXPECTED = {
+    # ca §1: "~1,1 TB" for 70B at 16 B/param
+    "ca_states_total": (1.1e12, 70e9 * (2 + 2 + 4 + 4 + 4), True),
+    "ca_gpus_to_hold": (14, math.ceil(1120 / 80), True),
+    # 2 + 2 + 4 + two moments of (1 byte + 4 bytes / 256)
+    "ca_eight_bit_adam": (10.0, 8 + 2 * (1 + 4 / 256), True),
+    "ca_lion": (12.0, 2 + 2 + 4 + 4, True),
+    # fa: the problem: two fp32 moments of 7B; weights + grads + moments without master
+    "fa_adam_moments": (28e9, 7e9 * 4 * 2, False),
+    "fa_states_before_activations": (56e9, 7e9 * (2 + 2 + 8), False),
+    # with the master copy mixed precision saves nothing against fp32 (16 vs 16)
+    "fa_mixed_precision_savings": (0.25, 1 - 16 / 16, False),
+    # 405e9 x 12 B = 4860 GB over 80 GB = 60.75
+    "fa_gpus_for_largest_llama": (61, math.ceil(4860 / 80), True),
+    # 70e9 x 12 B = 840 GB over 80 GB = 10.5
+    "fa_min_gpus_states": (3, math.ceil(840 / 80), False),
+    "fa_fsdp_gpus": (16, math.ceil(840 / 80), False),
+    # two fp32 moments of 70e9 = 560 GB over 80 GB
+    "fa_optimizer_gpus": (7, 560 / 80, True),
+}
+
+
+def _adafactor_llama3_70b_bpp():
+    h, kv, f, v, layers = 8192, 1024, 28672, 128256, 80
+    per_layer = 2 * (h + h) + 2 * (kv + h) + 3 * (f + h) + 2 * h
+    values = layers * per_layer + 2 * (v + h) + h
+    return 8 + values * 4 / LLAMA3_70B
+
+
+def test_register_has_every_claim_once():
+    ids = [c.id for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == {*EXPECTED, "ca_adafactor"}
+
+
+@pytest.mark.parametrize("claim_id", sorted(EXPECTED))
+def test_stated_computed_and_agreement(claim_id):
+    stated, computed, agrees = EXPECTED[claim_id]
+    claim = get_claim(claim_id)
+    assert claim.stated == stated
+    assert claim.computed_value == pytest.approx(computed, rel=1e-12, abs=1e-12)
+    assert claim.agrees is agrees
+
+
+def test_adafactor_factored_state_is_tiny_so_the_source_is_high():
+    claim = get_claim("ca_adafactor")
+    assert claim.stated == 8.1
+    assert claim.computed_value == pytest.approx(_adafactor_llama3_70b_bpp(), rel=1e-12)
+    assert not claim.agrees
+
+
+def test_extras_by_hand():
+    figures = claim_figures()
+    assert figures["claim.ca_states_total.exact_count"] == (LLAMA3_70B * 16, "bytes")
+    assert figures["claim.fa_gpus_for_largest_llama.with_master"] == (
+        math.ceil(LLAMA3_405B * 16 / GPU), "count")
+    assert figures["claim.fa_gpus_for_largest_llama.with_master"][0] == 82
+    assert figures["claim.fa_states_before_activations.with_master"][0] == 7e9 * 16
+    assert figures["claim.fa_mixed_precision_savings.without_master"][0] == 1 - 12 / 16
+    assert figures["claim.fa_min_gpus_states.with_master"][0] == 1120 / 80
+    assert figures["claim.fa_fsdp_gpus.with_master"][0] == 1120 / 80
+    assert figures["claim.fa_fsdp_gpus.per_gpu_at_source_dp"][0] == 840e9 / 8
+    assert figures["claim.fa_optimizer_gpus.with_master"][0] == math.ceil(70e9 * 12 / GPU)
+
+
+def test_every_placeholder_resolves_and_prose_has_no_digits():
+    figures = claim_figures()
+    for claim in CLAIMS:
+        for texts in (claim.statement, claim.why):
+            assert "en" in texts and set(texts) <= set(LOCALES)
+            for text in texts.values():
+                for name in placeholders(text):
+                    assert name in figures, (claim.id, name)
+                bare = re.sub(r"\{\{[^}]*\}\}", "", text)
+                bare = re.sub(r"Llama 3 \d+B|Llama 3|\b[AH]100s?\b|\b(fp|bf|FP)\d+\b", "", bare)
+                assert not re.search(r"\d", bare), (claim.id, text)
+
+
+def test_figures_have_units():
+    for name, (value, unit) in claim_figures().items():
+        assert name.startswith("claim.")
+        assert unit in ("bytes", "count", "fraction", "bytes_per_param")
+        assert math.isfinite(value)
+
+
+def _claim(**changes):
+    fields = dict(id="test_claim", source="test", statement={"en": "a {{ claim.x.stated }}"},
+                  stated=1.0, computed=lambda: 1.0, unit="count", rel_tol=0.0,
+                  why={"en": "because"})
+    fields.update(changes)
+    return Claim(**fields)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"statement": {"en": "needs 16 bytes"}}, "types a digit"),
+        ({"why": {"en": "ok", "fa": "شانزده ۱۶ بایت"}}, r"why\[fa\] types a digit"),
+        ({"statement": {"ca": "sense anglès"}}, "needs an 'en' text"),
+        ({"why": {"en": "ok", "de": "gut"}}, "locale='de'"),
+        ({"id": "claim7"}, "lowercase letters"),
+        ({"unit": "GB"}, "unit='GB'"),
+        ({"rel_tol": -0.1}, "rel_tol=-0.1"),
+        ({"extras": (Figure("a", lambda: 1, "count"), Figure("a", lambda: 2, "count"))},
+         "repeat"),
+    ],
+)
+def test_claim_validation(changes, message):
+    with pytest.raises(ValueError, match=message):
+        _claim(**changes)
+
+
+def test_names_with_digits_are_allowed_and_agreement_is_derived():
+    claim = _claim(statement={"en": "Llama 3 70B on an H100 in bf16 and fp32"},
+                   stated=100.0, computed=lambda: 104.0, rel_tol=0.05)
+    assert claim.agrees
+    assert not _claim(stated=100.0, computed=lambda: 106.0, rel_tol=0.05).agrees
+
+
+def test_unknown_claim():
+    with pytest.raises(ValueError, match="allowed: ca_states_total"):
+        get_claim("nope")
