@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from .claim import Claim, Figure
 from .hardware import get_gpu
+from .lookup import lookup
 from .memory import Layout, bytes_per_param, min_gpus, model_states, per_gpu_states
 from .models import get_model
 from .optimizers import OPTIMIZERS, optimizer_state_bytes
@@ -102,8 +103,8 @@ def _ca_claims() -> list[Claim]:
             computed=lambda: min_gpus(model_states(SOURCE_70B).total, _gpu_memory("h100-sxm")),
             statement={"en": "Those states fill {{ claim.ca_gpus_to_hold.stated }} GPUs of "
                        "{{ claim.ca_gpus_to_hold.gpu_memory }}."},
-            why={"en": "The states divided by one H100's memory, rounded up, give "
-                 "{{ claim.ca_gpus_to_hold.computed }}: they divide exactly. This counts "
+            why={"en": "The states divided by one H100's memory give exactly "
+                 "{{ claim.ca_gpus_to_hold.computed }}, with nothing to round. This counts "
                  "memory only; activations and buffers need more."},
             extras=(Figure("gpu_memory", lambda: _gpu_memory("h100-sxm"), "bytes"),),
         ),
@@ -227,13 +228,14 @@ def _fa_gpu_claims() -> list[Claim]:
             statement={"en": "With FSDP, a model of {{ claim.fa_fsdp_gpus.params }} "
                        "parameters needs at least {{ claim.fa_fsdp_gpus.stated }} GPUs to "
                        "fit in {{ claim.fa_fsdp_gpus.gpu_memory }} each."},
-            why={"en": "FSDP splits the states evenly, so the smallest count is the states "
+            why={"en": "FSDP splits the states evenly, so the fewest GPUs is the total "
                  "over one GPU's memory, rounded up: {{ claim.fa_fsdp_gpus.computed }} under "
                  "the source's convention, {{ claim.fa_fsdp_gpus.with_master }} with the "
-                 "fp32 master copy. The source's own figure at "
-                 "{{ claim.fa_fsdp_gpus.source_dp }} GPUs, "
-                 "{{ claim.fa_fsdp_gpus.per_gpu_at_source_dp }} each, is only a little "
-                 "too much."},
+                 "fp32 master copy. The source rightly finds "
+                 "{{ claim.fa_fsdp_gpus.source_dp }} GPUs too few "
+                 "({{ claim.fa_fsdp_gpus.per_gpu_at_source_dp }} each); its figure is the "
+                 "next power of two, a common choice of data-parallel degree, not the "
+                 "minimum."},
             extras=(
                 _count(SOURCE_70B),
                 Figure("gpu_memory", lambda: _gpu_memory("a100-80gb"), "bytes"),
@@ -284,11 +286,7 @@ CLAIMS: tuple[Claim, ...] = tuple(
 
 def get_claim(claim_id: str) -> Claim:
     """The claim named ``claim_id``; ValueError listing the known ids otherwise."""
-    for claim in CLAIMS:
-        if claim.id == claim_id:
-            return claim
-    known = ", ".join(c.id for c in CLAIMS)
-    raise ValueError(f"claim={claim_id!r} is not in the register; allowed: {known}")
+    return lookup({c.id: c for c in CLAIMS}, claim_id, what="claim")
 
 
 def claim_figures() -> dict[str, tuple[float, str]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from distlesson.lookup import lookup
+
 __all__ = ["GPU", "GPUS", "get_gpu"]
 
 
@@ -74,7 +76,4 @@ GPUS: dict[str, GPU] = {gpu.key: gpu for gpu in _CATALOG}
 
 def get_gpu(key: str) -> GPU:
     """The catalog entry named ``key``; ValueError listing the allowed keys otherwise."""
-    try:
-        return GPUS[key]
-    except KeyError:
-        raise ValueError(f"gpu={key!r} is not in the catalog; allowed: {', '.join(GPUS)}") from None
+    return lookup(GPUS, key, what="gpu")

@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from distlesson.lookup import lookup
+
 __all__ = [
     "MODELS",
     "Architecture",
@@ -237,9 +239,4 @@ MODELS: dict[str, Architecture] = {
 
 def get_model(key: str) -> Architecture:
     """The catalog entry named ``key``; ValueError listing the allowed keys otherwise."""
-    try:
-        return MODELS[key]
-    except KeyError:
-        raise ValueError(
-            f"model={key!r} is not in the catalog; allowed: {', '.join(MODELS)}"
-        ) from None
+    return lookup(MODELS, key, what="model")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .lookup import lookup
 from .models import ParameterTensor
 from .precision import FP32, FloatFormat
 
@@ -77,12 +78,7 @@ def get_optimizer(key: str | Optimizer) -> Optimizer:
     """The optimizer named ``key``; ValueError listing the allowed keys otherwise."""
     if isinstance(key, Optimizer):
         return key
-    try:
-        return OPTIMIZERS[key]
-    except KeyError:
-        raise ValueError(
-            f"optimizer={key!r} is not known; allowed: {', '.join(OPTIMIZERS)}"
-        ) from None
+    return lookup(OPTIMIZERS, key, what="optimizer")
 
 
 def _whole_count(params: float | int | Fraction) -> int:

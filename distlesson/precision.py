@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from distlesson.lookup import lookup
+
 __all__ = [
     "BF16",
     "FLOAT_FORMATS",
@@ -160,9 +162,4 @@ PRESETS: dict[str, PrecisionPreset] = {
 
 def get_preset(key: str) -> PrecisionPreset:
     """The preset named ``key``; ValueError listing the allowed keys otherwise."""
-    try:
-        return PRESETS[key]
-    except KeyError:
-        raise ValueError(
-            f"precision={key!r} is not a preset; allowed: {', '.join(PRESETS)}"
-        ) from None
+    return lookup(PRESETS, key, what="precision")

@@ -8,6 +8,7 @@ turns each claim's values into figures that prose (and the claims' own texts) ca
 from __future__ import annotations
 
 import functools
+import math
 
 from distlesson.claim import Claim
 from distlesson.claims import CLAIMS, claim_figures
@@ -20,16 +21,16 @@ __all__ = ["claims_table", "figures", "render_text"]
 
 _HEADERS = {
     "en": ("Source", "What it says", "Stated", "Computed", "Verdict", "Why"),
-    "ca": ("Font", "Què diu", "Diu", "Calculat", "Veredicte", "Per què"),
-    "fa": ("منبع", "چه می‌گوید", "عدد منبع", "عدد محاسبه‌شده", "داوری", "چرا"),
+    "ca": ("Font", "Què diu", "Xifra de la font", "Xifra calculada", "Veredicte", "Per què"),
+    "fa": ("منبع", "ادعا", "مقدار منبع", "مقدار محاسبه‌شده", "نتیجه", "توضیح"),
 }
 _VERDICT = {
     "en": ("✓ agrees", "✗ differs"),
     "ca": ("✓ coincideix", "✗ difereix"),
-    "fa": ("✓ درست", "✗ نادرست"),
+    "fa": ("✓ مطابق", "✗ مغایر"),
 }
 _SOURCE_NAMES = {
-    "ca": {"en": "Catalan chapter", "ca": "Capítol català", "fa": "فصل کاتالان"},
+    "ca": {"en": "Catalan chapter", "ca": "Capítol català", "fa": "فصل کاتالانی"},
     "fa": {"en": "Persian lesson", "ca": "Lliçó persa", "fa": "درس فارسی"},
 }
 
@@ -49,8 +50,25 @@ def _figure(name: str, value: float, unit: str) -> Figure:
         if value >= 1e9:
             return Figure(name, value, "B params")
         return Figure(name, value, digits=0)
-    digits = 0 if value == int(value) else (1 if round(value, 1) == value else 2)
-    return Figure(name, value, "B", digits=digits)
+    # A source's number keeps the decimals it was written with (8.1, not 8.100).
+    stated = name.endswith(".stated")
+    digits = _written_decimals(value) if stated else _decimals(value)
+    return Figure(name, value, "bytes", digits=digits)
+
+
+def _written_decimals(value: float) -> int:
+    text = repr(float(value))
+    return 0 if text.endswith(".0") else len(text.partition(".")[2])
+
+
+def _decimals(value: float) -> int:
+    """Whole values bare; others to three decimals (10.031, 8.001), or two significant
+    digits below one (0.00080), so a tiny non-zero part never shows as zero."""
+    if value == int(value):
+        return 0
+    if abs(value) >= 1:
+        return 3
+    return 1 - math.floor(math.log10(abs(value)))
 
 
 @functools.cache
@@ -80,7 +98,8 @@ def _row(claim: Claim, locale: str) -> tuple[str, ...]:
     origin, section = claim.source[:2], claim.source[2:].strip(" :")
     if locale != "en":
         section = CLAIM_TEXTS[locale].get(claim.id, {}).get("source", section)
-    source = _SOURCE_NAMES[origin][locale] + (f", {section}" if section else "")
+    comma = "، " if locale == "fa" else ", "  # Persian has its own comma
+    source = _SOURCE_NAMES[origin][locale] + (comma + section if section else "")
     return (
         source,
         render_text(_text(claim.statement, locale), locale),

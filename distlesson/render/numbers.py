@@ -35,24 +35,24 @@ _PERSIAN_DIGITS = str.maketrans("0123456789%", "۰۱۲۳۴۵۶۷۸۹٪")
 UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "": (1.0, {"en": "", "ca": "", "fa": ""}),
     "B": (1.0, {"en": "B", "ca": "B", "fa": "بایت"}),
+    "bytes": (1.0, {"en": "bytes", "ca": "bytes", "fa": "بایت"}),
     "MB": (1e6, {"en": "MB", "ca": "MB", "fa": "مگابایت"}),
     "GB": (1e9, {"en": "GB", "ca": "GB", "fa": "گیگابایت"}),
     "TB": (1e12, {"en": "TB", "ca": "TB", "fa": "ترابایت"}),
     "MiB": (2.0**20, {"en": "MiB", "ca": "MiB", "fa": "مبی‌بایت"}),
     "GiB": (2.0**30, {"en": "GiB", "ca": "GiB", "fa": "گیبی‌بایت"}),
     "B/param": (1.0, {"en": "bytes per parameter", "ca": "bytes per paràmetre",
-                      "fa": "بایت برای هر پارامتر"}),
+                      "fa": "بایت به‌ازای هر پارامتر"}),
     "x": (1.0, {"en": "×", "ca": "×", "fa": "×"}),
-    "M params": (1e6, {"en": "M", "ca": "M", "fa": "میلیون"}),
-    "B params": (1e9, {"en": "B", "ca": "B", "fa": "میلیارد"}),
+    "M params": (1e6, {"en": "M", "ca": "milions", "fa": "میلیون"}),
+    "B params": (1e9, {"en": "B", "ca": "mil\u00a0milions", "fa": "میلیارد"}),
     "TFLOP/s": (1e12, {"en": "TFLOP/s", "ca": "TFLOP/s", "fa": "TFLOP/s"}),
     "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "GB/s"}),
 }
 
-# Units written against the number, as in "3.4×" or "70B"; the others take a
-# no-break space ("1,120 GB").
-_ATTACHED = {"x", "M params", "B params"}
-_ATTACHED_IN_PERSIAN = {"x"}
+# Units written against the number, as in "3.4×" or English "70B"; the others take a
+# no-break space ("1,120 GB", "70 mil milions", "۷۰ میلیارد").
+_ATTACHED = {"en": {"x", "M params", "B params"}, "ca": {"x"}, "fa": {"x"}}
 
 
 def check_locale(locale: str) -> Locale:
@@ -76,7 +76,8 @@ def format_number(value: float, locale: str, *, digits: int = 0, grouping: bool 
         raise ValueError(f"digits={digits} must be >= 0")
     pattern = ("#,##0" if grouping else "0") + ("." + "0" * digits if digits else "")
     text = format_decimal(value, format=pattern, locale=locale, numbering_system="default")
-    return to_locale_digits(text, locale)
+    # CLDR's minus is a hyphen for these locales; typography wants the minus sign.
+    return to_locale_digits(text.replace("-", "\u2212"), locale)
 
 
 def format_percent(fraction: float, locale: str, *, digits: int = 0) -> str:
@@ -98,7 +99,7 @@ def format_quantity(value: float, unit: str, locale: str, *, digits: int = 0) ->
     label = labels[check_locale(locale)]
     if not label:
         return number
-    attached = unit in (_ATTACHED_IN_PERSIAN if locale == "fa" else _ATTACHED)
+    attached = unit in _ATTACHED[locale]
     return f"{number}{label}" if attached else f"{number}\u00a0{label}"
 
 

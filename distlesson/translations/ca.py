@@ -1,3 +1,173 @@
 """Texts of the claims register in Catalan."""
 
-CLAIMS: dict[str, dict[str, str]] = {}
+CLAIMS: dict[str, dict[str, str]] = {
+    "ca_states_total": {
+        "source": "§1",
+        "statement": (
+            "Un model de {{ claim.ca_states_total.params }} de paràmetres necessita "
+            "aproximadament {{ claim.ca_states_total.stated }} només per als seus estats, "
+            "abans de comptar cap activació."
+        ),
+        "why": (
+            "AdamW en precisió mixta guarda {{ claim.ca_states_total.bytes_per_param }} per "
+            "paràmetre: pesos i gradients en bf16, una còpia mestra en fp32 i dos moments en "
+            "fp32. Això fa {{ claim.ca_states_total.computed }}, que la font arrodoneix; amb "
+            "el nombre exacte de paràmetres de Llama 3 70B, són "
+            "{{ claim.ca_states_total.exact_count }}."
+        ),
+    },
+    "ca_gpus_to_hold": {
+        "source": "§1",
+        "statement": (
+            "Aquests estats omplen {{ claim.ca_gpus_to_hold.stated }} GPU de "
+            "{{ claim.ca_gpus_to_hold.gpu_memory }}."
+        ),
+        "why": (
+            "Els estats dividits per la memòria d'una H100 donen exactament "
+            "{{ claim.ca_gpus_to_hold.computed }}, sense res a arrodonir. Només es compta la "
+            "memòria dels estats; les activacions i els buffers en demanen més."
+        ),
+    },
+    "ca_eight_bit_adam": {
+        "source": "§1 (figura interactiva: per què no hi cap)",
+        "statement": (
+            "Adam de vuit bits necessita {{ claim.ca_eight_bit_adam.stated }} per paràmetre."
+        ),
+        "why": (
+            "Amb pesos i gradients en bf16 i la còpia mestra en fp32, Llama 3 70B amb Adam de "
+            "vuit bits costa {{ claim.ca_eight_bit_adam.computed }} per paràmetre; la part "
+            "pròpia de l'optimitzador és {{ claim.ca_eight_bit_adam.optimizer_part }}. Cada "
+            "moment ocupa un byte per paràmetre més una escala fp32 per cada bloc de "
+            "{{ claim.ca_eight_bit_adam.block_size }} valors, de manera que la xifra "
+            "arrodonida de la font coincideix."
+        ),
+    },
+    "ca_adafactor": {
+        "source": "§1 (figura interactiva: per què no hi cap)",
+        "statement": "Adafactor necessita {{ claim.ca_adafactor.stated }} per paràmetre.",
+        "why": (
+            "Amb pesos i gradients en bf16 i la còpia mestra en fp32, Llama 3 70B amb "
+            "Adafactor costa {{ claim.ca_adafactor.computed }} per paràmetre; la part pròpia "
+            "de l'optimitzador és {{ claim.ca_adafactor.optimizer_part }}. Adafactor no guarda "
+            "primer moment i factoritza el segon moment de cada matriu en un vector de files "
+            "i un de columnes, de manera que el seu estat gairebé desapareix al costat de les "
+            "matrius d'un model gran i el total queda just per sobre dels pesos, els "
+            "gradients i la còpia mestra. La xifra de la font és més alta; en el descodificador "
+            "minúscul del curs, en què els vectors pesen més, és "
+            "{{ claim.ca_adafactor.tiny_model }}."
+        ),
+    },
+    "ca_lion": {
+        "source": "§1 (figura interactiva: per què no hi cap)",
+        "statement": "Lion necessita {{ claim.ca_lion.stated }} per paràmetre.",
+        "why": (
+            "Amb pesos i gradients en bf16 i la còpia mestra en fp32, Llama 3 70B amb Lion "
+            "costa {{ claim.ca_lion.computed }} per paràmetre; la part pròpia de "
+            "l'optimitzador és {{ claim.ca_lion.optimizer_part }}. Lion guarda un sol "
+            "momentum en fp32, de manera que la xifra coincideix."
+        ),
+    },
+    "fa_adam_moments": {
+        "source": "el problema",
+        "statement": (
+            "Per a un model de {{ claim.fa_adam_moments.params }} de paràmetres en FP16, els "
+            "dos moments d'Adam hi afegeixen {{ claim.fa_adam_moments.stated }}."
+        ),
+        "why": (
+            "Adam guarda dos moments per paràmetre, tots dos en fp32: "
+            "{{ claim.fa_adam_moments.computed }}. La font els compta amb els dos bytes dels "
+            "pesos; la seva pròpia taula de models reals, en canvi, els compta en fp32."
+        ),
+    },
+    "fa_states_before_activations": {
+        "source": "el problema",
+        "statement": (
+            "Abans de desar cap activació, un model de "
+            "{{ claim.fa_states_before_activations.params }} de paràmetres ja ocupa "
+            "{{ claim.fa_states_before_activations.stated }}."
+        ),
+        "why": (
+            "Els pesos, els gradients i dos moments en fp32 sumen "
+            "{{ claim.fa_states_before_activations.computed }} fins i tot sense còpia mestra, "
+            "i {{ claim.fa_states_before_activations.with_master }} amb la còpia mestra en "
+            "fp32 de la precisió mixta: en tots dos casos, més que els "
+            "{{ claim.fa_states_before_activations.gpu_memory }} d'una A100, de manera que no "
+            "queda espai per a les activacions. La suma de la font arrossega el recompte a la "
+            "baixa dels moments d'Adam."
+        ),
+    },
+    "fa_mixed_precision_savings": {
+        "source": "construïm-ho, cinquè pas; termes clau",
+        "statement": (
+            "La precisió mixta estalvia un {{ claim.fa_mixed_precision_savings.stated }} de la "
+            "memòria, no la meitat, perquè la part dominant és l'optimitzador."
+        ),
+        "why": (
+            "Respecte a l'entrenament en fp32 amb AdamW, la recepta mixta de la font estalvia "
+            "un {{ claim.fa_mixed_precision_savings.without_master }} només perquè prescindeix "
+            "de la còpia mestra en fp32. La precisió mixta tal com es practica conserva "
+            "aquesta còpia, de manera que els estats del model costen el mateix que en fp32 i "
+            "l'estalvi és d'un {{ claim.fa_mixed_precision_savings.computed }}; els guanys són "
+            "a les activacions i en l'aritmètica en bf16, més ràpida."
+        ),
+    },
+    "fa_gpus_for_largest_llama": {
+        "source": "per què cal distribuir",
+        "statement": (
+            "Llama 3 405B necessita com a mínim {{ claim.fa_gpus_for_largest_llama.stated }} "
+            "H100 per contenir els pesos, l'estat de l'optimitzador i els gradients."
+        ),
+        "why": (
+            "És cert amb la convenció de la font (sense còpia mestra) i un nombre de "
+            "paràmetres rodó. Amb la còpia mestra en fp32 de la precisió mixta i el nombre "
+            "exacte de paràmetres dels pesos publicats, en calen "
+            "{{ claim.fa_gpus_for_largest_llama.with_master }}."
+        ),
+    },
+    "fa_min_gpus_states": {
+        "source": "el problema",
+        "statement": (
+            "Amb l'estat de l'optimitzador i els gradients, un model de "
+            "{{ claim.fa_min_gpus_states.params }} de paràmetres necessita com a mínim "
+            "{{ claim.fa_min_gpus_states.stated }} GPU o més."
+        ),
+        "why": (
+            "Amb la convenció de la mateixa font, els estats ocupen "
+            "{{ claim.fa_min_gpus_states.states }}, que requereixen com a mínim "
+            "{{ claim.fa_min_gpus_states.computed }} GPU de "
+            "{{ claim.fa_min_gpus_states.gpu_memory }}; amb la còpia mestra en fp32, "
+            "{{ claim.fa_min_gpus_states.with_master }}."
+        ),
+    },
+    "fa_fsdp_gpus": {
+        "source": "FSDP",
+        "statement": (
+            "Amb FSDP, un model de {{ claim.fa_fsdp_gpus.params }} de paràmetres necessita com "
+            "a mínim {{ claim.fa_fsdp_gpus.stated }} GPU perquè càpiga en "
+            "{{ claim.fa_fsdp_gpus.gpu_memory }} per GPU."
+        ),
+        "why": (
+            "FSDP reparteix els estats a parts iguals, de manera que el mínim és el total dels "
+            "estats dividit per la memòria d'una GPU, arrodonint cap amunt: "
+            "{{ claim.fa_fsdp_gpus.computed }} amb la convenció de la font, "
+            "{{ claim.fa_fsdp_gpus.with_master }} amb la còpia mestra en fp32. La font té raó "
+            "que amb {{ claim.fa_fsdp_gpus.source_dp }} GPU no n'hi ha prou "
+            "({{ claim.fa_fsdp_gpus.per_gpu_at_source_dp }} per GPU); la seva xifra és la "
+            "potència de dos següent, una elecció habitual del grau de paral·lelisme de "
+            "dades, no el mínim."
+        ),
+    },
+    "fa_optimizer_gpus": {
+        "source": "per què cal distribuir",
+        "statement": (
+            "Per a un model de {{ claim.fa_optimizer_gpus.params }} de paràmetres, només "
+            "l'optimitzador ja necessita {{ claim.fa_optimizer_gpus.stated }} A100."
+        ),
+        "why": (
+            "Dos moments en fp32 per paràmetre omplen exactament "
+            "{{ claim.fa_optimizer_gpus.computed }} A100. Si es compta la còpia mestra en "
+            "fp32, que en precisió mixta també guarda l'optimitzador, en són "
+            "{{ claim.fa_optimizer_gpus.with_master }}."
+        ),
+    },
+}

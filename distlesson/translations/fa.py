@@ -1,3 +1,166 @@
 """Texts of the claims register in Persian."""
 
-CLAIMS: dict[str, dict[str, str]] = {}
+CLAIMS: dict[str, dict[str, str]] = {
+    "ca_states_total": {
+        "source": "بخش اول",
+        "statement": (
+            "مدلی با {{ claim.ca_states_total.params }} پارامتر، پیش از هر فعال‌سازی، فقط برای"
+            " حالت‌هایش حدود {{ claim.ca_states_total.stated }} حافظه لازم دارد."
+        ),
+        "why": (
+            "بهینه‌ساز AdamW در دقت مختلط به‌ازای هر پارامتر"
+            " {{ claim.ca_states_total.bytes_per_param }} نگه می‌دارد: وزن‌ها و گرادیان‌های bf16،"
+            " یک نسخهٔ اصلی fp32 و دو گشتاور fp32. حاصل {{ claim.ca_states_total.computed }}"
+            " است که منبع آن را گرد کرده است؛ با تعداد دقیق پارامترهای Llama 3 70B، این مقدار"
+            " {{ claim.ca_states_total.exact_count }} می‌شود."
+        ),
+    },
+    "ca_gpus_to_hold": {
+        "source": "بخش اول",
+        "statement": (
+            "این حالت‌ها {{ claim.ca_gpus_to_hold.stated }} GPU با حافظهٔ"
+            " {{ claim.ca_gpus_to_hold.gpu_memory }} را پر می‌کنند."
+        ),
+        "why": (
+            "حاصل تقسیم حالت‌ها بر حافظهٔ یک H100 دقیقاً"
+            " {{ claim.ca_gpus_to_hold.computed }} است و چیزی برای گرد کردن نمی‌ماند. این فقط حافظه"
+            " را می‌شمارد؛ فعال‌سازی‌ها و بافرها جای بیشتری می‌خواهند."
+        ),
+    },
+    "ca_eight_bit_adam": {
+        "source": "بخش اول (ابزار تعاملی «چرا مدل جا نمی‌شود»)",
+        "statement": (
+            "بهینه‌ساز Adam هشت‌بیتی به‌ازای هر پارامتر"
+            " {{ claim.ca_eight_bit_adam.stated }} لازم دارد."
+        ),
+        "why": (
+            "با وزن‌ها و گرادیان‌های bf16 و نسخهٔ اصلی fp32، مدل Llama 3 70B با Adam هشت‌بیتی"
+            " به‌ازای هر پارامتر {{ claim.ca_eight_bit_adam.computed }} جا می‌گیرد؛ سهم خود"
+            " بهینه‌ساز {{ claim.ca_eight_bit_adam.optimizer_part }} است. هر گشتاور یک بایت به‌ازای"
+            " هر پارامتر است، به‌علاوهٔ یک ضریب مقیاس fp32 برای هر بلوک از"
+            " {{ claim.ca_eight_bit_adam.block_size }} مقدار؛ پس عدد گردشدهٔ منبع درست است."
+        ),
+    },
+    "ca_adafactor": {
+        "source": "بخش اول (ابزار تعاملی «چرا مدل جا نمی‌شود»)",
+        "statement": (
+            "بهینه‌ساز Adafactor به‌ازای هر پارامتر {{ claim.ca_adafactor.stated }} لازم دارد."
+        ),
+        "why": (
+            "با وزن‌ها و گرادیان‌های bf16 و نسخهٔ اصلی fp32، مدل Llama 3 70B با Adafactor"
+            " به‌ازای هر پارامتر {{ claim.ca_adafactor.computed }} جا می‌گیرد؛ سهم خود بهینه‌ساز"
+            " {{ claim.ca_adafactor.optimizer_part }} است. این بهینه‌ساز گشتاور اول را نگه"
+            " نمی‌دارد و گشتاور دوم هر ماتریس را به یک بردار سطری و یک بردار ستونی تجزیه"
+            " می‌کند، پس حالتش در کنار ماتریس‌های یک مدل بزرگ تقریباً ناپدید می‌شود و مجموع فقط"
+            " اندکی بالاتر از وزن‌ها، گرادیان‌ها و نسخهٔ اصلی می‌ایستد. عدد منبع بالاتر است؛ روی"
+            " مدل کوچک decoder این دوره، که بردارهایش سهم بیشتری دارند، این مقدار"
+            " {{ claim.ca_adafactor.tiny_model }} است."
+        ),
+    },
+    "ca_lion": {
+        "source": "بخش اول (ابزار تعاملی «چرا مدل جا نمی‌شود»)",
+        "statement": "بهینه‌ساز Lion به‌ازای هر پارامتر {{ claim.ca_lion.stated }} لازم دارد.",
+        "why": (
+            "با وزن‌ها و گرادیان‌های bf16 و نسخهٔ اصلی fp32، مدل Llama 3 70B با Lion به‌ازای هر"
+            " پارامتر {{ claim.ca_lion.computed }} جا می‌گیرد؛ سهم خود بهینه‌ساز"
+            " {{ claim.ca_lion.optimizer_part }} است. این بهینه‌ساز فقط یک تکانهٔ fp32 نگه"
+            " می‌دارد، پس عدد منبع درست است."
+        ),
+    },
+    "fa_adam_moments": {
+        "source": "مسئله",
+        "statement": (
+            "برای مدلی با {{ claim.fa_adam_moments.params }} پارامتر در FP16، دو گشتاور Adam"
+            " {{ claim.fa_adam_moments.stated }} به حافظه اضافه می‌کنند."
+        ),
+        "why": (
+            "بهینه‌ساز Adam به‌ازای هر پارامتر دو گشتاور نگه می‌دارد، هر دو در fp32:"
+            " {{ claim.fa_adam_moments.computed }}. منبع آن‌ها را با همان دو بایتِ وزن‌ها شمرده"
+            " است، در حالی که جدول خودش از مدل‌های واقعی آن‌ها را در fp32 می‌شمارد."
+        ),
+    },
+    "fa_states_before_activations": {
+        "source": "مسئله",
+        "statement": (
+            "پیش از ذخیرهٔ حتی یک فعال‌سازی، مدلی با"
+            " {{ claim.fa_states_before_activations.params }} پارامتر"
+            " {{ claim.fa_states_before_activations.stated }} حافظه اشغال می‌کند."
+        ),
+        "why": (
+            "وزن‌ها، گرادیان‌ها و دو گشتاور fp32 حتی بدون نسخهٔ اصلی"
+            " {{ claim.fa_states_before_activations.computed }} می‌شوند، و با نسخهٔ اصلی fp32 در"
+            " دقت مختلط {{ claim.fa_states_before_activations.with_master }}: در هر دو حالت بیش از"
+            " {{ claim.fa_states_before_activations.gpu_memory }} حافظهٔ یک A100، پس جایی برای"
+            " فعال‌سازی‌ها نمی‌ماند. جمع منبع، کم‌شماری گشتاورهای Adam را به ارث برده است."
+        ),
+    },
+    "fa_mixed_precision_savings": {
+        "source": "بسازید، گام پنجم؛ اصطلاحات کلیدی",
+        "statement": (
+            "دقت مختلط {{ claim.fa_mixed_precision_savings.stated }} از حافظه را صرفه‌جویی"
+            " می‌کند، نه نصف آن را، چون بیشترِ حافظه سهم بهینه‌ساز است."
+        ),
+        "why": (
+            "در مقایسه با آموزش fp32 با AdamW، روش مختلط منبع فقط به این دلیل"
+            " {{ claim.fa_mixed_precision_savings.without_master }} صرفه‌جویی می‌کند که نسخهٔ"
+            " اصلی fp32 را کنار می‌گذارد. دقت مختلط آن‌طور که در عمل به کار می‌رود این نسخه را"
+            " نگه می‌دارد، پس حالت‌های مدل همان‌قدر جا می‌گیرند که در fp32 و صرفه‌جویی"
+            " {{ claim.fa_mixed_precision_savings.computed }} است؛ سود دقت مختلط در"
+            " فعال‌سازی‌ها و در سرعت بیشتر محاسبات bf16 است."
+        ),
+    },
+    "fa_gpus_for_largest_llama": {
+        "source": "چرا توزیع لازم است",
+        "statement": (
+            "مدل Llama 3 405B برای نگه‌داشتن وزن‌ها، حالت بهینه‌ساز و گرادیان‌هایش دست‌کم"
+            " {{ claim.fa_gpus_for_largest_llama.stated }} H100 لازم دارد."
+        ),
+        "why": (
+            "با قرارداد منبع (بدون نسخهٔ اصلی) و تعداد گرد پارامترها درست است. با نسخهٔ اصلی"
+            " fp32 در دقت مختلط و تعداد دقیق پارامترهای وزن‌های منتشرشده،"
+            " {{ claim.fa_gpus_for_largest_llama.with_master }} H100 لازم است."
+        ),
+    },
+    "fa_min_gpus_states": {
+        "source": "مسئله",
+        "statement": (
+            "با احتساب حالت بهینه‌ساز و گرادیان‌ها، مدلی با"
+            " {{ claim.fa_min_gpus_states.params }} پارامتر دست‌کم به"
+            " {{ claim.fa_min_gpus_states.stated }} GPU یا بیشتر نیاز دارد."
+        ),
+        "why": (
+            "با قرارداد خود منبع، حالت‌ها {{ claim.fa_min_gpus_states.states }} جا می‌گیرند که"
+            " دست‌کم {{ claim.fa_min_gpus_states.computed }} GPU با حافظهٔ"
+            " {{ claim.fa_min_gpus_states.gpu_memory }} لازم دارند؛ با نسخهٔ اصلی fp32،"
+            " {{ claim.fa_min_gpus_states.with_master }} GPU."
+        ),
+    },
+    "fa_fsdp_gpus": {
+        "source": "FSDP",
+        "statement": (
+            "با FSDP، مدلی با {{ claim.fa_fsdp_gpus.params }} پارامتر دست‌کم"
+            " {{ claim.fa_fsdp_gpus.stated }} GPU لازم دارد تا در"
+            " {{ claim.fa_fsdp_gpus.gpu_memory }} حافظهٔ هر کدام جا شود."
+        ),
+        "why": (
+            "در FSDP حالت‌ها به‌طور یکنواخت تقسیم می‌شوند، پس کمترین تعداد GPU برابر است با"
+            " حالت‌ها تقسیم بر حافظهٔ یک GPU، گردشده به بالا: {{ claim.fa_fsdp_gpus.computed }}"
+            " با قرارداد منبع، و {{ claim.fa_fsdp_gpus.with_master }} با نسخهٔ اصلی fp32. منبع"
+            " درست می‌گوید که {{ claim.fa_fsdp_gpus.source_dp }} GPU کافی نیست"
+            " ({{ claim.fa_fsdp_gpus.per_gpu_at_source_dp }} برای هر کدام)؛ اما عدد آن توان بعدیِ"
+            " دو است، که برای درجهٔ موازی‌سازی داده انتخاب رایجی است، نه کمترین تعداد."
+        ),
+    },
+    "fa_optimizer_gpus": {
+        "source": "چرا توزیع لازم است",
+        "statement": (
+            "برای مدلی با {{ claim.fa_optimizer_gpus.params }} پارامتر، بهینه‌ساز به‌تنهایی"
+            " {{ claim.fa_optimizer_gpus.stated }} A100 لازم دارد."
+        ),
+        "why": (
+            "دو گشتاور fp32 به‌ازای هر پارامتر دقیقاً {{ claim.fa_optimizer_gpus.computed }}"
+            " A100 را پر می‌کنند. اگر نسخهٔ اصلی fp32 را هم بشماریم، که بهینه‌ساز در دقت مختلط"
+            " آن را هم نگه می‌دارد، {{ claim.fa_optimizer_gpus.with_master }} A100 لازم است."
+        ),
+    },
+}

@@ -1,0 +1,76 @@
+"""The built site: three languages, Persian right to left with Persian digits, and no
+request to another host (the site works offline)."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.pages import LOCALES, ROOT, nav_pages
+
+SITE = ROOT / "site"
+# What a browser fetches by itself: scripts, stylesheets, images, fonts, frames, imports.
+_FETCHED = re.compile(
+    r"""<(?:script|img|iframe|source|audio|video)\b[^>]*\bsrc\s*=\s*["']?(https?:)?//"""
+    r"""|<link\b(?=[^>]*\brel\s*=\s*["']?(?:stylesheet|preload|modulepreload|prefetch|icon"""
+    r"""|preconnect|dns-prefetch|manifest))[^>]*\bhref\s*=\s*["']?(https?:)?//"""
+    r"""|@import\s+url\(\s*["']?https?://|url\(\s*["']?https?://""",
+    re.IGNORECASE,
+)
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    """scripts/test builds site/ before the tests; build it here when run alone."""
+    if not (SITE / "index.html").exists():
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",
+                        str(SITE)], cwd=ROOT, check=True,
+                       env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    return SITE
+
+
+def _html(site: Path, page: str, locale: str) -> str:
+    prefix = "" if locale == "en" else f"{locale}/"
+    folder = "" if page == "index" else f"{page}/"
+    return (site / f"{prefix}{folder}index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("page", nav_pages())
+def test_page_is_built_in_its_language(site, page, locale):
+    html = _html(site, page, locale)
+    assert f'<html lang="{locale}"' in html
+    assert ('<body dir="rtl"' in html) == (locale == "fa")
+
+
+@pytest.mark.parametrize("page", nav_pages())
+def test_persian_pages_show_no_latin_digits_in_prose(site, page):
+    html = _html(site, page, "fa")
+    article = html[html.index("<article"):html.index("</article>")]
+    text = re.sub(r"<(code|pre|svg|script|style|a)\b.*?</\1>", " ", article, flags=re.S)
+    text = re.sub(r"<[^>]+>|&[a-z#0-9]+;", " ", text)
+    names = re.compile(r"(?:fp|bf|FP|BF)\d+|[ABH]\d00|ZeRO-\d|1F1B|GPT-\d|Llama 3(?:\.1)?"
+                       r"(?: \d+B)?|\d+-bit|e\dm\d|[345]D|DeepSeek-V3|arXiv:\d+\.\d+|"
+                       r"MI300X|ZB-H\d|NVLink \d|x86-64|SC\d+|ICLR \d+|NeurIPS \d+|ICML \d+"
+                       r"|MLSys \d+|VLDB \d+|USENIX ATC \d+")
+    latin = re.findall(r"[0-9]+", names.sub(" ", text))
+    assert not latin, f"fa/{page}: Latin digits in prose: {latin[:10]}"
+
+
+def test_no_page_fetches_from_another_host(site):
+    offenders = []
+    for path in site.rglob("*.html"):
+        for match in _FETCHED.finditer(path.read_text(encoding="utf-8")):
+            offenders.append(f"{path.relative_to(site)}: {match.group(0)[:80]}")
+    assert not offenders, "\n".join(offenders[:20])
+
+
+def test_detector_catches_a_remote_script_and_font():
+    assert _FETCHED.search('<script src="https://cdn.example.org/mermaid.js"></script>')
+    assert _FETCHED.search('<link rel="stylesheet" href="https://fonts.googleapis.com/css">')
+    assert _FETCHED.search("@font-face { src: url('https://x.org/a.woff2') }")
+    assert not _FETCHED.search('<a href="https://arxiv.org/abs/1910.02054">paper</a>')
+    assert not _FETCHED.search('<link rel="canonical" href="https://example.org/fa/">')

@@ -1,0 +1,37 @@
+"""The plugin: page language from the file name, and a fresh library after an edit."""
+
+import importlib
+import sys
+
+import pytest
+
+from distlesson.site import plugin as plugin_module
+from distlesson.site.figures import figure_registry
+from distlesson.site.plugin import DistlessonPlugin, page_locale
+
+
+@pytest.mark.parametrize(
+    ("src", "locale"),
+    [("why-it-does-not-fit.fa.md", "fa"), ("labs/intro.ca.md", "ca"), ("index.en.md", "en"),
+     ("index.md", "en")],
+)
+def test_page_locale(src, locale):
+    assert page_locale(src) == locale
+
+
+def test_an_edit_to_the_library_reloads_it_and_nothing_else_does(monkeypatch):
+    importlib.import_module("distlesson.pages.fit")
+    plugin = DistlessonPlugin()
+    stamps = iter([("a",), ("a",), ("b",)])
+    monkeypatch.setattr(plugin_module, "_source_stamp", lambda: next(stamps))
+    plugin.on_pre_build(config=None)  # first build: nothing to drop
+    plugin.on_pre_build(config=None)  # the next language, same sources: modules kept
+    assert "distlesson.pages.fit" in sys.modules
+    plugin.on_pre_build(config=None)  # an author saved a file: modules dropped
+    assert "distlesson.pages.fit" not in sys.modules
+    assert "distlesson.site.plugin" in sys.modules  # the plugin itself stays loaded
+    importlib.import_module("distlesson.pages.fit")
+
+
+def test_figures_are_computed_once_per_process():
+    assert figure_registry() is figure_registry()
