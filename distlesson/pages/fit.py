@@ -17,6 +17,7 @@ from distlesson.hardware import get_gpu
 from distlesson.memory import MemoryBreakdown, bytes_per_param, min_gpus, model_states
 from distlesson.models import get_model
 from distlesson.optimizers import OPTIMIZERS
+from distlesson.pages.fit_labels import LABELS, OPTIMIZER_KEEPS, OPTIMIZER_NAMES, PRESET_NAMES
 from distlesson.precision import BF16, FLOAT_FORMATS, FP16, FP32, PRESETS
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import (
@@ -51,89 +52,8 @@ UPDATE = 1e-3  # a relative update lr x (m / sqrt(v)) of order 1e-3 with lr = 1e
 LOSS_SCALE = 2**16  # a common static loss scale for fp16
 TINY_GRADIENT = 2.0**-26  # a gradient below fp16's smallest subnormal, 2**-24
 
-_T = {
-    "component": {"en": "State", "ca": "Estat", "fa": "حالت"},
-    "format": {"en": "Format", "ca": "Format", "fa": "قالب"},
-    "bpp": {"en": "Bytes per parameter", "ca": "Bytes per paràmetre",
-            "fa": "بایت به‌ازای هر پارامتر"},
-    "weights": {"en": "Weights", "ca": "Pesos", "fa": "وزن‌ها"},
-    "grads": {"en": "Gradients", "ca": "Gradients", "fa": "گرادیان‌ها"},
-    "master": {"en": "Master copy", "ca": "Còpia mestra", "fa": "نسخهٔ اصلی"},
-    "optimizer": {"en": "Optimizer states", "ca": "Estats de l'optimitzador",
-                  "fa": "حالت‌های بهینه‌ساز"},
-    "moment1": {"en": "First moment (m)", "ca": "Primer moment (m)",
-                "fa": "گشتاور اول (m)"},
-    "moment2": {"en": "Second moment (v)", "ca": "Segon moment (v)",
-                "fa": "گشتاور دوم (v)"},
-    "total": {"en": "Total", "ca": "Total", "fa": "مجموع"},
-    "none": {"en": "none", "ca": "cap", "fa": "ندارد"},
-    "opt": {"en": "Optimizer", "ca": "Optimitzador", "fa": "بهینه‌ساز"},
-    "keeps": {"en": "What it keeps per parameter", "ca": "Què guarda per paràmetre",
-              "fa": "آنچه برای هر پارامتر نگه می‌دارد"},
-    "states_of": {"en": "States of {model}", "ca": "Estats de {model}",
-                  "fa": "حالت‌های {model}"},
-    "gpus80": {"en": "GPUs of {gb}", "ca": "GPU de {gb}", "fa": "تعداد GPUهای {gb}ی"},
-    "vs_adamw": {"en": "Against AdamW", "ca": "Respecte a AdamW", "fa": "نسبت به AdamW"},
-    "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
-    "params": {"en": "Parameters", "ca": "Paràmetres", "fa": "پارامترها"},
-    "adam": {"en": "Adam moments", "ca": "Moments d'Adam", "fa": "گشتاورهای Adam"},
-    "min_h100": {"en": "H100s needed", "ca": "H100 necessàries", "fa": "تعداد H100 لازم"},
-    "with_master": {"en": "With master copy", "ca": "Amb còpia mestra",
-                    "fa": "با نسخهٔ اصلی"},
-    "without_master": {"en": "Without (the Persian lesson)", "ca": "Sense (la lliçó persa)",
-                       "fa": "بدون آن (درس فارسی)"},
-    "difference": {"en": "Difference", "ca": "Diferència", "fa": "تفاوت"},
-    "bits": {"en": "Sign · exponent · mantissa bits", "ca": "Bits de signe · exponent · mantissa",
-             "fa": "بیت‌های علامت · نما · مانتیس"},
-    "bytes": {"en": "Bytes", "ca": "Bytes", "fa": "بایت"},
-    "max": {"en": "Largest finite", "ca": "Valor finit màxim", "fa": "بزرگ‌ترین مقدار متناهی"},
-    "min_normal": {"en": "Smallest normal", "ca": "Valor normal mínim",
-                   "fa": "کوچک‌ترین مقدار نرمال"},
-    "min_sub": {"en": "Smallest subnormal", "ca": "Valor subnormal mínim",
-                "fa": "کوچک‌ترین مقدار زیرنرمال"},
-    "eps": {"en": "Gap after 1 (epsilon)", "ca": "Separació després de l'1 (èpsilon)",
-            "fa": "فاصلهٔ بعد از ۱ (اپسیلون)"},
-    "preset": {"en": "Recipe", "ca": "Recepta", "fa": "روش"},
-    "saving": {"en": "Saving against fp32", "ca": "Estalvi respecte a fp32",
-               "fa": "صرفه‌جویی نسبت به fp32"},
-    "plot_title": {"en": "Bytes per parameter by optimizer, mixed precision",
-                   "ca": "Bytes per paràmetre segons l'optimitzador, precisió mixta",
-                   "fa": "بایت به‌ازای هر پارامتر برای هر بهینه‌ساز، با دقت مختلط"},
-}
-
-_OPTIMIZER_NAMES = {
-    "adamw": {"en": "AdamW", "ca": "AdamW", "fa": "AdamW"},
-    "adam8bit": {"en": "8-bit Adam", "ca": "Adam de 8 bits", "fa": "Adam هشت‌بیتی"},
-    "adafactor": {"en": "Adafactor", "ca": "Adafactor", "fa": "Adafactor"},
-    "lion": {"en": "Lion", "ca": "Lion", "fa": "Lion"},
-    "sgd": {"en": "SGD with momentum", "ca": "SGD amb momentum", "fa": "SGD با تکانه"},
-}
-_OPTIMIZER_KEEPS = {
-    "adamw": {"en": "m and v in fp32", "ca": "m i v en fp32", "fa": "m و v در fp32"},
-    "adam8bit": {"en": "m and v as one-byte codes, an fp32 scale per block",
-                 "ca": "m i v en codis d'un byte, una escala fp32 per bloc",
-                 "fa": "m و v به‌صورت کدهای یک‌بایتی، با یک ضریب مقیاس fp32 برای هر بلوک"},
-    "adafactor": {"en": "v factored: a row and a column per matrix",
-                  "ca": "v factoritzat: una fila i una columna per matriu",
-                  "fa": "v تجزیه‌شده: یک بردار سطری و یک بردار ستونی برای هر ماتریس"},
-    "lion": {"en": "one momentum in fp32", "ca": "un momentum en fp32",
-             "fa": "یک تکانه در fp32"},
-    "sgd": {"en": "one momentum in fp32", "ca": "un momentum en fp32", "fa": "یک تکانه در fp32"},
-}
-_PRESET_NAMES = {
-    "fp32": {"en": "fp32 everywhere", "ca": "fp32 a tot arreu", "fa": "همه‌چیز در fp32"},
-    "mixed": {"en": "Mixed: bf16 + fp32 master", "ca": "Mixta: bf16 + còpia mestra fp32",
-              "fa": "مختلط: bf16 + نسخهٔ اصلی fp32"},
-    "mixed-no-master": {"en": "Mixed without master copy", "ca": "Mixta sense còpia mestra",
-                        "fa": "مختلط، بدون نسخهٔ اصلی"},
-    "mixed-fp32-grads": {"en": "Mixed, fp32 gradients (Megatron-LM)",
-                         "ca": "Mixta, gradients en fp32 (Megatron-LM)",
-                         "fa": "مختلط، با گرادیان‌های fp32 (Megatron-LM)"},
-}
-
-
 def _t(key: str, locale: str, **values: str) -> str:
-    return _T[key][locale].format(**values)
+    return LABELS[key][locale].format(**values)
 
 
 def _gb(value: float | Fraction, locale: str, digits: int = 0) -> str:
@@ -188,8 +108,8 @@ def optimizer_table(locale: str) -> str:
         per = _optimizer_bpp(key)
         states = per.total * model.num_params
         rows.append((
-            _OPTIMIZER_NAMES[key][locale],
-            _OPTIMIZER_KEEPS[key][locale],
+            OPTIMIZER_NAMES[key][locale],
+            OPTIMIZER_KEEPS[key][locale],
             _bpp(per.total, locale),
             _gb(states, locale),
             format_number(min_gpus(states, memory), locale),
@@ -209,7 +129,7 @@ def optimizer_plot(locale: str) -> str:
     per = [_optimizer_bpp(key) for key in COMPARED_OPTIMIZERS]
     parts = ("weights", "grads", "master", "optimizer")
     return stacked_barh(
-        [_OPTIMIZER_NAMES[key][locale] for key in COMPARED_OPTIMIZERS],
+        [OPTIMIZER_NAMES[key][locale] for key in COMPARED_OPTIMIZERS],
         [(_t(part, locale), [float(getattr(p, part)) for p in per]) for part in parts],
         xlabel=_t("bpp", locale),
         locale=locale,
@@ -300,7 +220,7 @@ def presets_table(locale: str) -> str:
     for key in ("fp32", "mixed", "mixed-no-master", "mixed-fp32-grads"):
         states = model_states(ROUND_7B, precision=key)
         rows.append((
-            _PRESET_NAMES[key][locale],
+            PRESET_NAMES[key][locale],
             _gb(states.weights, locale),
             _gb(states.grads, locale),
             _gb(states.master, locale) if states.master else _t("none", locale),
