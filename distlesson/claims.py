@@ -15,7 +15,14 @@ from fractions import Fraction
 from .claim import Claim, Figure
 from .hardware import get_gpu
 from .lookup import lookup
-from .memory import Layout, bytes_per_param, min_gpus, model_states, per_gpu_states
+from .memory import (
+    Layout,
+    bytes_per_param,
+    min_gpus,
+    model_states,
+    per_gpu_states,
+    saving_against_fp32,
+)
 from .models import get_model
 from .optimizers import OPTIMIZERS, optimizer_state_bytes
 from .precision import FP32
@@ -45,9 +52,7 @@ def _fsdp_min_dp(params: float, precision: str, gpu: str) -> int:
 
 
 def _saving(precision: str) -> Fraction:
-    """Share of fp32 training's model states (AdamW) that ``precision`` saves."""
-    fp32 = model_states(SOURCE_7B, precision="fp32").total
-    return 1 - Fraction(model_states(SOURCE_7B, precision=precision).total, fp32)
+    return saving_against_fp32(SOURCE_7B, precision=precision)
 
 
 def _count(value: float) -> Figure:

@@ -26,6 +26,7 @@ __all__ = [
     "min_gpus",
     "model_states",
     "per_gpu_states",
+    "saving_against_fp32",
 ]
 
 Bytes = int | Fraction
@@ -215,3 +216,21 @@ def min_gpus(total_bytes: float | Fraction, gpu_memory_bytes: float | Fraction) 
     if memory == 0:
         raise ValueError(f"gpu_memory_bytes={gpu_memory_bytes!r} must be positive")
     return math.ceil(Fraction(total) / Fraction(memory))
+
+
+def saving_against_fp32(
+    model_or_params: Architecture | float | int,
+    *,
+    precision: str | PrecisionPreset,
+    optimizer: str | Optimizer = "adamw",
+) -> Fraction:
+    """Share of fp32 training's model states that ``precision`` saves (negative: costs more).
+
+    Equation: 1 - states(precision) / states(fp32), same model and optimizer. With AdamW,
+    mixed precision with an fp32 master copy saves 1 - 16/16 = 0; without one,
+    1 - 12/16 = 1/4. Units: a fraction, exact.
+    """
+    fp32 = model_states(model_or_params, optimizer=optimizer, precision="fp32").total
+    chosen = model_states(model_or_params, optimizer=optimizer, precision=precision).total
+    return 1 - Fraction(chosen) / Fraction(fp32)
+

@@ -143,3 +143,18 @@ def test_every_optimizer_on_every_model_keeps_more_than_weights_and_grads(key, o
     states = model_states(MODELS[key], optimizer=optimizer)
     assert states.total > states.weights + states.grads
     assert bytes_per_param(MODELS[key], optimizer=optimizer).total >= 8  # 2 + 2 + 4 master
+
+
+@pytest.mark.parametrize(
+    ("precision", "expected"),
+    [
+        ("fp32", Fraction(0)),
+        ("mixed", Fraction(0)),  # 2 + 2 + 4 + 8 = 16, as much as fp32's 4 + 4 + 8
+        ("mixed-no-master", Fraction(1, 4)),  # 1 - 12/16
+        ("mixed-fp32-grads", Fraction(-1, 8)),  # 1 - 18/16
+    ],
+)
+def test_saving_against_fp32(precision, expected):
+    from distlesson.memory import saving_against_fp32
+
+    assert saving_against_fp32(7e9, precision=precision) == expected

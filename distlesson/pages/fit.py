@@ -14,7 +14,13 @@ import ml_dtypes
 import numpy as np
 
 from distlesson.hardware import get_gpu
-from distlesson.memory import MemoryBreakdown, bytes_per_param, min_gpus, model_states
+from distlesson.memory import (
+    MemoryBreakdown,
+    bytes_per_param,
+    min_gpus,
+    model_states,
+    saving_against_fp32,
+)
 from distlesson.models import get_model
 from distlesson.optimizers import OPTIMIZERS
 from distlesson.pages.fit_labels import LABELS, OPTIMIZER_KEEPS, OPTIMIZER_NAMES, PRESET_NAMES
@@ -215,7 +221,6 @@ def formats_table(locale: str) -> str:
 
 def presets_table(locale: str) -> str:
     """A 7B model's states under each precision recipe, and what each saves against fp32."""
-    fp32 = model_states(ROUND_7B, precision="fp32").total
     rows = []
     for key in ("fp32", "mixed", "mixed-no-master", "mixed-fp32-grads"):
         states = model_states(ROUND_7B, precision=key)
@@ -226,7 +231,7 @@ def presets_table(locale: str) -> str:
             _gb(states.master, locale) if states.master else _t("none", locale),
             _gb(states.optimizer, locale),
             f"**{_gb(states.total, locale)}**",
-            format_percent(float(1 - Fraction(states.total) / fp32), locale, digits=1),
+            format_percent(_saving(key), locale, digits=1),
         ))
     headers = (_t("preset", locale), _t("weights", locale), _t("grads", locale),
                _t("master", locale), _t("optimizer", locale), _t("total", locale),
@@ -235,8 +240,7 @@ def presets_table(locale: str) -> str:
 
 
 def _saving(precision: str) -> float:
-    fp32 = model_states(ROUND_7B, precision="fp32").total
-    return float(1 - Fraction(model_states(ROUND_7B, precision=precision).total) / fp32)
+    return float(saving_against_fp32(ROUND_7B, precision=precision))
 
 
 def figures() -> list[Figure]:
