@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from distlesson.site.placeholders import PLACEHOLDER
+from distlesson.site.prose_lint import typed_numbers
+
 __all__ = ["LOCALES", "UNITS", "Claim", "Figure", "Unit", "placeholders"]
 
 Unit = Literal["bytes", "count", "fraction", "bytes_per_param"]
@@ -23,14 +26,11 @@ UNITS: tuple[str, ...] = ("bytes", "count", "fraction", "bytes_per_param")
 LOCALES: tuple[str, ...] = ("en", "ca", "fa")
 
 _NAME = re.compile(r"^[a-z_]+$")
-_PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]+)\s*\}\}")
-# Names that contain digits but are names, not figures (as the site's prose lint allows).
-_ALLOWED_NAMES = re.compile(r"Llama 3(?: \d+B)?|\b[AH]100s?\b|\b(?:fp|bf)(?:8|16|32)\b|FP(?:16|32)")
 
 
 def placeholders(text: str) -> list[str]:
     """The figure names referenced by ``{{ name }}`` placeholders in ``text``, in order."""
-    return _PLACEHOLDER.findall(text)
+    return PLACEHOLDER.findall(text)
 
 
 def _check_prose(field: str, claim_id: str, texts: Mapping[str, str]) -> None:
@@ -41,8 +41,7 @@ def _check_prose(field: str, claim_id: str, texts: Mapping[str, str]) -> None:
             raise ValueError(
                 f"claim {claim_id}: {field} locale={locale!r}; allowed: {', '.join(LOCALES)}"
             )
-        bare = _ALLOWED_NAMES.sub("", _PLACEHOLDER.sub("", text))
-        if any(ch.isdigit() for ch in bare):
+        if typed_numbers(text):  # the pages' own lint: same names allowed, same digits caught
             raise ValueError(
                 f"claim {claim_id}: {field}[{locale}] types a digit; use a placeholder "
                 f"{{{{ claim.{claim_id}.stated }}}} or words: {text!r}"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -23,6 +22,7 @@ from .memory import Layout, check_layout, min_gpus, model_states, per_gpu_states
 from .models import MODELS, get_model
 from .optimizers import OPTIMIZERS
 from .precision import PRESETS
+from .site.placeholders import PLACEHOLDER
 from .units import GB, MB, TB, parse_quantity
 
 __all__ = ["build_parser", "format_figure", "main", "resolve_placeholders"]
@@ -88,8 +88,7 @@ def resolve_placeholders(text: str, figures: Mapping[str, tuple[float, str]]) ->
     for name in placeholders(text):
         if name not in figures:
             raise ValueError(f"placeholder {name!r} is not a known figure")
-    return re.sub(r"\{\{\s*([^{}\s]+)\s*\}\}",
-                  lambda m: format_figure(*figures[m.group(1)]), text)
+    return PLACEHOLDER.sub(lambda m: format_figure(*figures[m.group(1)]), text)
 
 
 # --- memory ------------------------------------------------------------------------------
