@@ -21,8 +21,8 @@ from distlesson.site.prose_lint import typed_numbers
 
 __all__ = ["LOCALES", "UNITS", "Claim", "Figure", "Unit", "placeholders"]
 
-Unit = Literal["bytes", "count", "fraction", "bytes_per_param"]
-UNITS: tuple[str, ...] = ("bytes", "count", "fraction", "bytes_per_param")
+Unit = Literal["bytes", "count", "fraction", "bytes_per_param", "ratio"]
+UNITS: tuple[str, ...] = ("bytes", "count", "fraction", "bytes_per_param", "ratio")
 LOCALES: tuple[str, ...] = ("en", "ca", "fa")
 
 _NAME = re.compile(r"^[a-z_]+$")
@@ -91,6 +91,8 @@ class Claim:
     """Why they agree or differ, per locale."""
     extras: tuple[Figure, ...] = ()
     """Further figures the prose cites as ``{{ claim.<id>.<name> }}``."""
+    chapter: str = "fit"
+    """The chapter whose page shows the claim (the register page shows them all)."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.id):

@@ -144,7 +144,7 @@ def bytes_per_param(
 
 @dataclass(frozen=True)
 class Layout:
-    """How the GPUs split the work: data, tensor and pipeline parallel degrees, ZeRO stage."""
+    """How the GPUs split the work: data, tensor, pipeline, context parallel degrees, ZeRO."""
 
     dp: int = 1
     """Data-parallel replicas (ZeRO shards over these)."""
@@ -154,9 +154,11 @@ class Layout:
     """Pipeline stages: the layers are split over pp GPUs."""
     zero: int = 0
     """ZeRO stage 0..3 over the dp replicas (0: none; 3 is FSDP's full sharding)."""
+    cp: int = 1
+    """Context-parallel degree: the sequence is split over cp GPUs, the weights replicated."""
 
     def __post_init__(self) -> None:
-        for name in ("dp", "tp", "pp"):
+        for name in ("dp", "tp", "pp", "cp"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name}={value!r} must be a positive integer")
@@ -167,8 +169,8 @@ class Layout:
 
     @property
     def world_size(self) -> int:
-        """Number of GPUs: dp x tp x pp."""
-        return self.dp * self.tp * self.pp
+        """Number of GPUs: dp x tp x pp x cp."""
+        return self.dp * self.tp * self.pp * self.cp
 
 
 def check_layout(arch: Architecture, layout: Layout) -> None:
@@ -193,9 +195,12 @@ def per_gpu_states(states: MemoryBreakdown, layout: Layout) -> MemoryBreakdown:
 
     Equation: every state is divided by tp x pp; ZeRO stage s additionally divides by dp
     the master copy and optimizer state (s >= 1), the gradients (s >= 2) and the weights
-    (s = 3), as in Figure 1 of Rajbhandari et al. 2020. Without ZeRO, dp replicates.
+    (s = 3), as in Figure 1 of Rajbhandari et al. 2020. Without ZeRO, dp replicates; cp
+    always replicates the states (each context-parallel rank holds the same weights).
     Assumptions: layers and matrices split uniformly (norms and embeddings too, nothing
-    replicated); no padding of shards. Units: bytes, exact.
+    replicated); no padding of shards; ZeRO shards over the dp group only (Megatron-LM's
+    distributed optimizer also folds the cp ranks into that group: not modelled).
+    Units: bytes, exact.
     """
     model_parallel = layout.tp * layout.pp
 

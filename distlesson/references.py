@@ -1,6 +1,7 @@
 """The papers and reports the course cites, with the year each appeared.
 
-Pages cite with ``{{ cite.zero }}`` (authors and year) or show the full entry with
+Pages cite with ``{{ cite.zero }}`` (authors and year in parentheses), inside parentheses
+with ``{{ citep.zero }}`` (authors, comma, year), or show the full entry with
 ``{{ ref.zero }}``; years and titles are data here, never typed into prose.
 """
 
@@ -31,6 +32,17 @@ class Reference:
             "en": f"{self.authors} et al. ({{0}})",
             "ca": f"{self.authors} et al. ({{0}})",
             "fa": f"{self.authors} و همکاران ({{0}})",
+        }
+
+    def parenthetical(self) -> dict[str, str]:
+        """Authors and year for use inside parentheses: ``Rajbhandari et al., {0}``."""
+        if not self.several:
+            return {"en": f"{self.authors}, {{0}}", "ca": f"{self.authors}, {{0}}",
+                    "fa": f"{self.authors}، {{0}}"}
+        return {
+            "en": f"{self.authors} et al., {{0}}",
+            "ca": f"{self.authors} et al., {{0}}",
+            "fa": f"{self.authors} و همکاران، {{0}}",
         }
 
     def entry(self) -> dict[str, str]:
@@ -87,6 +99,29 @@ REFERENCES: tuple[Reference, ...] = (
               "ICML 2018 (arXiv:1804.04235)", 2018, "https://arxiv.org/abs/1804.04235"),
     Reference("lion", "Chen", True, "Symbolic Discovery of Optimization Algorithms",
               "NeurIPS 2023 (arXiv:2302.06675)", 2023, "https://arxiv.org/abs/2302.06675"),
+    Reference("ring_allreduce", "Patarasuk", True,
+              "Bandwidth Optimal All-reduce Algorithms for Clusters of Workstations",
+              "Journal of Parallel and Distributed Computing 69(2)", 2009,
+              "https://doi.org/10.1016/j.jpdc.2008.09.002"),
+    Reference("ddp", "Li", True,
+              "PyTorch Distributed: Experiences on Accelerating Data Parallel Training",
+              "VLDB 2020 (arXiv:2006.15704)", 2020, "https://arxiv.org/abs/2006.15704"),
+    Reference("ring_attention", "Liu", True,
+              "Ring Attention with Blockwise Transformers for Near-Infinite Context",
+              "ICLR 2024 (arXiv:2310.01889)", 2024, "https://arxiv.org/abs/2310.01889"),
+    Reference("online_softmax", "Milakov", True,
+              "Online normalizer calculation for softmax", "arXiv:1805.02867", 2018,
+              "https://arxiv.org/abs/1805.02867"),
+    Reference("gshard", "Lepikhin", True,
+              "GShard: Scaling Giant Models with Conditional Computation and Automatic "
+              "Sharding", "ICLR 2021 (arXiv:2006.16668)", 2021, "https://arxiv.org/abs/2006.16668"),
+    Reference("switch", "Fedus", True,
+              "Switch Transformers: Scaling to Trillion Parameter Models with Simple and "
+              "Efficient Sparsity", "JMLR 23 (arXiv:2101.03961)", 2022,
+              "https://arxiv.org/abs/2101.03961"),
+    Reference("pipedream", "Narayanan", True,
+              "PipeDream: Generalized Pipeline Parallelism for DNN Training", "SOSP 2019",
+              2019, "https://doi.org/10.1145/3341301.3359646"),
     Reference("gpt2", "Radford", True, "Language Models are Unsupervised Multitask Learners",
               "OpenAI", 2019,
               "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"),
@@ -97,5 +132,6 @@ def figures() -> list[Text]:
     out: list[Text] = []
     for ref in REFERENCES:
         out.append(Text(f"cite.{ref.key}", ref.short(), (ref.year,), doc=ref.title))
+        out.append(Text(f"citep.{ref.key}", ref.parenthetical(), (ref.year,), doc=ref.title))
         out.append(Text(f"ref.{ref.key}", ref.entry(), (ref.year,), doc=ref.title))
     return out

@@ -34,10 +34,6 @@ _SOURCE_NAMES = {
     "fa": {"en": "Persian lesson", "ca": "Lliçó persa", "fa": "درس فارسی"},
 }
 
-# Which chapter each claim belongs to, by the prefix of the register's order; the first
-# chapter holds the whole register for now.
-_CHAPTER_OF_CLAIM = {claim.id: "fit" for claim in CLAIMS}
-
 
 def _figure(name: str, value: float, unit: str) -> Figure:
     """A claim value as a site figure, shown at a precision that fits its size."""
@@ -45,7 +41,14 @@ def _figure(name: str, value: float, unit: str) -> Figure:
         whole = value >= 100e9 or float(value / 1e9).is_integer()
         return Figure(name, value, "GB", digits=0 if whole else 1)
     if unit == "fraction":
-        return Figure(name, value, "%")
+        # as written in the source (27.3 %), and computed shares to a tenth unless whole
+        percent = round(value * 100, 9)
+        if name.endswith(".stated"):
+            return Figure(name, value, "%", digits=_written_decimals(percent))
+        return Figure(name, value, "%", digits=0 if percent == int(percent) else 1)
+    if unit == "ratio":
+        stated = name.endswith(".stated")
+        return Figure(name, value, "x", digits=_written_decimals(value) if stated else 2)
     if unit == "count":
         if value >= 1e9:
             return Figure(name, value, "B params")
@@ -113,10 +116,10 @@ def _row(claim: Claim, locale: str) -> tuple[str, ...]:
 def claims_table(locale: str, chapter: str | None = None) -> str:
     """The register (or one chapter's part of it) as a Markdown table."""
     check_locale(locale)
-    claims = [c for c in CLAIMS if chapter is None or _CHAPTER_OF_CLAIM[c.id] == chapter]
+    claims = [c for c in CLAIMS if chapter is None or c.chapter == chapter]
     if not claims:
         raise ValueError(f"chapter={chapter!r} has no claims; chapters: "
-                         f"{sorted(set(_CHAPTER_OF_CLAIM.values()))}")
+                         f"{sorted({c.chapter for c in CLAIMS})}")
     rows = tuple(_row(claim, locale) for claim in claims)
     return markdown_table(
         Table(_HEADERS[locale], rows, (False, False, True, True, False, False)), locale)

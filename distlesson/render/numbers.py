@@ -48,6 +48,8 @@ UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "B params": (1e9, {"en": "B", "ca": "mil\u00a0milions", "fa": "میلیارد"}),
     "TFLOP/s": (1e12, {"en": "TFLOP/s", "ca": "TFLOP/s", "fa": "TFLOP/s"}),
     "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "GB/s"}),
+    "ms": (1e-3, {"en": "ms", "ca": "ms", "fa": "میلی‌ثانیه"}),
+    "s": (1.0, {"en": "s", "ca": "s", "fa": "ثانیه"}),
 }
 
 # Units written against the number, as in "3.4×" or English "70B"; the others take a

@@ -22,11 +22,11 @@ from matplotlib.ticker import FuncFormatter
 
 from distlesson.render.numbers import check_locale
 
-__all__ = ["INK", "OKABE_ITO", "stacked_barh", "to_svg"]
+__all__ = ["INK", "OKABE_ITO", "STYLE", "stacked_barh", "to_svg"]
 
 INK = "#123456"  # a sentinel colour, replaced by currentColor in the SVG
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
-_STYLE = {
+STYLE = {
     "svg.fonttype": "none",
     "font.family": "sans-serif",
     "font.size": 11,
@@ -52,7 +52,8 @@ def to_svg(fig: plt.Figure, *, name: str, title: str) -> str:
     svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: the SVG goes inline
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.DOTALL)
     svg = svg.replace(INK, "currentColor")
-    svg = re.sub(r"font: ([\d.]+)px '[^']*'", r"font: \1px sans-serif", svg)
+    # text takes the page's font (its Persian stack on Persian pages), not matplotlib's list
+    svg = re.sub(r"font-family: [^;\"]*", "font-family: inherit", svg)
     svg = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"',
                  rf'<svg \1role="img" aria-label="{_escape(title)}" class="dl-plot"', svg,
                  count=1)
@@ -73,16 +74,26 @@ def stacked_barh(
     name: str,
     title: str,
     colors: Sequence[str] = OKABE_ITO,
+    total_format: Callable[[float], str] | None = None,
 ) -> str:
-    """Horizontal stacked bars, one per category (top to bottom in the given order)."""
+    """Horizontal stacked bars, one per category (top to bottom in the given order).
+
+    With ``total_format``, each bar's total is written at its end, so that a bar too short
+    to see on a shared linear scale still shows its value.
+    """
     check_locale(locale)
-    with matplotlib.rc_context(_STYLE):
+    with matplotlib.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(7.5, 0.55 * len(categories) + 1.4))
         positions = list(range(len(categories)))[::-1]
         left = [0.0] * len(categories)
         for (label, values), color in zip(stacks, colors, strict=False):
             ax.barh(positions, values, left=left, color=color, label=label, height=0.6)
             left = [a + b for a, b in zip(left, values, strict=True)]
+        if total_format is not None:
+            for y, total in zip(positions, left, strict=True):
+                ax.annotate(total_format(total), (total, y), xytext=(4, 0),
+                            textcoords="offset points", va="center", fontsize=9)
+            ax.set_xlim(0, max(left) * 1.15)
         ax.set_yticks(positions, categories)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: tick_format(x)))
         ax.set_xlabel(xlabel)

@@ -21,6 +21,9 @@ Renderable = Figure | Text
 # ``figures() -> Iterable[Figure | Text]``.
 _SOURCES: tuple[str, ...] = (
     "distlesson.pages.fit",
+    "distlesson.pages.parallelism",
+    "distlesson.pages.parallelism_sims",
+    "distlesson.pages.pipeline",
     "distlesson.pages.claims_page",
     "distlesson.references",
 )

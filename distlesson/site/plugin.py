@@ -50,6 +50,9 @@ class DistlessonPlugin(BasePlugin):
                      if name.startswith("distlesson.") and name not in _KEEP]
             for name in stale:
                 del sys.modules[name]
+            # the package's own names (distlesson.get_model ...) must come from the fresh
+            # modules too, or a page mixes old classes with new ones
+            importlib.reload(sys.modules["distlesson"])
             log.info("distlesson changed: reloaded %d modules", len(stale))
         self._stamp = stamp
 

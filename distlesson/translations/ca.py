@@ -170,4 +170,116 @@ CLAIMS: dict[str, dict[str, str]] = {
             "{{ claim.fa_optimizer_gpus.with_master }}."
         ),
     },
+    "ca_zero_one_factor": {
+        "source": "§2.2",
+        "statement": "ZeRO-1 redueix {{ claim.ca_zero_one_factor.stated }} la memòria.",
+        "why": (
+            "Aquest és el límit a mesura que creix el nombre de GPU, "
+            "{{ claim.ca_zero_one_factor.limit }}: el que continua replicat no es divideix "
+            "mai. Amb les {{ claim.ca_zero_one_factor.gpus }} GPU de la taula del capítol, "
+            "els estats per GPU es redueixen {{ claim.ca_zero_one_factor.computed }}."
+        ),
+    },
+    "fa_zero_one_factor": {
+        "source": "DeepSpeed ZeRO",
+        "statement": "ZeRO-1 redueix {{ claim.fa_zero_one_factor.stated }} la memòria.",
+        "why": (
+            "Aquest és el límit a mesura que creix el nombre de GPU, "
+            "{{ claim.fa_zero_one_factor.limit }}: el que continua replicat no es divideix "
+            "mai. Amb les {{ claim.fa_zero_one_factor.gpus }} GPU de la taula del capítol, "
+            "els estats per GPU es redueixen {{ claim.fa_zero_one_factor.computed }}."
+        ),
+    },
+    "fa_zero_two_factor": {
+        "source": "DeepSpeed ZeRO",
+        "statement": "ZeRO-2 redueix {{ claim.fa_zero_two_factor.stated }} la memòria.",
+        "why": (
+            "Aquest és el límit a mesura que creix el nombre de GPU, "
+            "{{ claim.fa_zero_two_factor.limit }}: el que continua replicat no es divideix "
+            "mai. Amb les {{ claim.fa_zero_two_factor.gpus }} GPU de la taula del capítol, "
+            "els estats per GPU es redueixen {{ claim.fa_zero_two_factor.computed }}."
+        ),
+    },
+    "ca_tp_nvlink_share": {
+        "source": "§2 (el trànsit del paral·lelisme de tensors)",
+        "statement": (
+            "Per NVLink, el trànsit del paral·lelisme de tensors ocupa un "
+            "{{ claim.ca_tp_nvlink_share.stated }} del temps de càlcul d'una capa."
+        ),
+        "why": (
+            "Quatre all-reduces per capa per NVLink, comparats amb els productes de matrius "
+            "de la capa a un {{ claim.ca_tp_nvlink_share.efficiency }} del rendiment màxim "
+            "de l'H100, donen un {{ claim.ca_tp_nvlink_share.computed }}: la xifra de la "
+            "font un cop arrodonida."
+        ),
+    },
+    "ca_tp_infiniband_ratio": {
+        "source": "§2 (el trànsit del paral·lelisme de tensors)",
+        "statement": (
+            "Per InfiniBand, el mateix trànsit triga {{ claim.ca_tp_infiniband_ratio.stated }} "
+            "el temps de càlcul."
+        ),
+        "why": (
+            "La biblioteca compta els FLOP de la capa com ho fan Narayanan et al., incloses "
+            "les puntuacions d'atenció, i obté {{ claim.ca_tp_infiniband_ratio.computed }}; "
+            "el temps de càlcul de la font deu ser una mica més curt. La conclusió no canvia: "
+            "entre nodes, el trànsit triga més que el càlcul, i per això el paral·lelisme de "
+            "tensors es queda dins d'un node."
+        ),
+    },
+    "fa_deepseek_active": {
+        "source": "Megatron-LM i paral·lelisme 3D",
+        "statement": (
+            "DeepSeek-V3 només activa {{ claim.fa_deepseek_active.stated }} dels seus "
+            "{{ claim.fa_deepseek_active.total }} de paràmetres per token."
+        ),
+        "why": (
+            "Comptat tensor per tensor a partir de la configuració publicada: cada token "
+            "passa per l'atenció, les capes denses, l'encaminador, l'expert compartit i "
+            "{{ claim.fa_deepseek_active.top_k }} dels "
+            "{{ claim.fa_deepseek_active.experts }} experts encaminats de cada capa MoE; en "
+            "total, {{ claim.fa_deepseek_active.computed }} de paràmetres dels "
+            "{{ claim.fa_deepseek_active.total_computed }} que té el model."
+        ),
+    },
+    "ca_pipeline_bubble": {
+        "source": "§2.4 (figura interactiva: el pipeline simulat)",
+        "statement": (
+            "Amb {{ claim.ca_pipeline_bubble.stages }} etapes, "
+            "{{ claim.ca_pipeline_bubble.microbatches }} microlots i la planificació 1F1B, la "
+            "bombolla és d'un {{ claim.ca_pipeline_bubble.stated }}."
+        ),
+        "why": (
+            "La línia de temps simulada deixa inactiu un "
+            "{{ claim.ca_pipeline_bubble.computed }} del temps de les etapes, exactament la "
+            "ràtio de la fórmula: el nombre d'etapes menys u dividit pel nombre de microlots "
+            "més el nombre d'etapes menys u."
+        ),
+    },
+    "fa_bubble_one_microbatch": {
+        "source": "construïm-ho, tercer pas",
+        "statement": (
+            "Amb {{ claim.fa_bubble_one_microbatch.stages }} etapes i un sol microlot, la "
+            "bombolla és d'un {{ claim.fa_bubble_one_microbatch.stated }}: en tot moment, tres "
+            "de les quatre GPU estan inactives."
+        ),
+        "why": (
+            "Un sol microlot travessa les etapes una darrere l'altra, de manera que cada etapa "
+            "només treballa una quarta part del pas: el temps inactiu és exactament un "
+            "{{ claim.fa_bubble_one_microbatch.computed }}."
+        ),
+    },
+    "fa_bubble_sixteen": {
+        "source": "construïm-ho, tercer pas",
+        "statement": (
+            "Amb {{ claim.fa_bubble_sixteen.microbatches }} microlots, la bombolla baixa fins a "
+            "aproximadament un {{ claim.fa_bubble_sixteen.stated }}."
+        ),
+        "why": (
+            "El pipeline simulat està inactiu un {{ claim.fa_bubble_sixteen.computed }} del "
+            "temps. La xifra de la font és la bombolla dividida pel temps ideal, sense "
+            "bombolla, {{ claim.fa_bubble_sixteen.over_ideal }}: una ràtio respecte a la "
+            "feina, no una fracció del pas."
+        ),
+    },
 }

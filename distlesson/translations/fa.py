@@ -163,4 +163,112 @@ CLAIMS: dict[str, dict[str, str]] = {
             " آن را هم نگه می‌دارد، {{ claim.fa_optimizer_gpus.with_master }} A100 لازم است."
         ),
     },
+    "ca_zero_one_factor": {
+        "source": "بخش دوم، زیربخش دوم",
+        "statement": "ZeRO-1 مصرف حافظه را {{ claim.ca_zero_one_factor.stated }} کم می‌کند.",
+        "why": (
+            "این حدی است که با زیاد شدن تعداد GPUها به آن نزدیک می‌شویم،"
+            " {{ claim.ca_zero_one_factor.limit }}: آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم"
+            " نمی‌شود. با {{ claim.ca_zero_one_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
+            " {{ claim.ca_zero_one_factor.computed }} کوچک‌تر می‌شوند."
+        ),
+    },
+    "fa_zero_one_factor": {
+        "source": "DeepSpeed ZeRO",
+        "statement": "ZeRO-1 مصرف حافظه را {{ claim.fa_zero_one_factor.stated }} کم می‌کند.",
+        "why": (
+            "این حدی است که با زیاد شدن تعداد GPUها به آن نزدیک می‌شویم،"
+            " {{ claim.fa_zero_one_factor.limit }}: آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم"
+            " نمی‌شود. با {{ claim.fa_zero_one_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
+            " {{ claim.fa_zero_one_factor.computed }} کوچک‌تر می‌شوند."
+        ),
+    },
+    "fa_zero_two_factor": {
+        "source": "DeepSpeed ZeRO",
+        "statement": "ZeRO-2 مصرف حافظه را {{ claim.fa_zero_two_factor.stated }} کم می‌کند.",
+        "why": (
+            "این حدی است که با زیاد شدن تعداد GPUها به آن نزدیک می‌شویم،"
+            " {{ claim.fa_zero_two_factor.limit }}: آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم"
+            " نمی‌شود. با {{ claim.fa_zero_two_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
+            " {{ claim.fa_zero_two_factor.computed }} کوچک‌تر می‌شوند."
+        ),
+    },
+    "ca_tp_nvlink_share": {
+        "source": "بخش دوم (ترافیک موازی‌سازی تنسوری)",
+        "statement": (
+            "روی NVLink، ترافیک موازی‌سازی تنسوری {{ claim.ca_tp_nvlink_share.stated }} از زمان"
+            " محاسبهٔ یک لایه را می‌گیرد."
+        ),
+        "why": (
+            "چهار all-reduce در هر لایه روی NVLink، در برابر ضرب‌های ماتریسی همان لایه با"
+            " {{ claim.ca_tp_nvlink_share.efficiency }} از حداکثر توان H100، به"
+            " {{ claim.ca_tp_nvlink_share.computed }} می‌رسد، که پس از گردکردن همان عدد منبع است."
+        ),
+    },
+    "ca_tp_infiniband_ratio": {
+        "source": "بخش دوم (ترافیک موازی‌سازی تنسوری)",
+        "statement": (
+            "روی InfiniBand، همین ترافیک {{ claim.ca_tp_infiniband_ratio.stated }} زمان محاسبه"
+            " طول می‌کشد."
+        ),
+        "why": (
+            "کتابخانه FLOPهای لایه را به روش Narayanan و همکاران، با احتساب امتیازهای توجه"
+            " (attention scores)، می‌شمارد و به {{ claim.ca_tp_infiniband_ratio.computed }}"
+            " می‌رسد؛ پس زمان محاسبه در منبع باید کمی کوتاه‌تر باشد. نتیجه در هر دو حالت"
+            " پابرجاست: میان گره‌ها، ترافیک بیش از خودِ محاسبه طول می‌کشد، پس موازی‌سازی تنسوری"
+            " درون یک گره می‌ماند."
+        ),
+    },
+    "fa_deepseek_active": {
+        "source": "Megatron-LM و موازی‌سازی سه‌بعدی",
+        "statement": (
+            "مدل DeepSeek-V3 به‌ازای هر توکن فقط {{ claim.fa_deepseek_active.stated }} از"
+            " {{ claim.fa_deepseek_active.total }} پارامترش را فعال می‌کند."
+        ),
+        "why": (
+            "با شمارش تنسور به تنسور از روی پیکربندی منتشرشده: هر توکن از لایهٔ توجه، لایه‌های"
+            " چگال (dense)، مسیریاب، متخصص مشترک و {{ claim.fa_deepseek_active.top_k }} متخصص از"
+            " {{ claim.fa_deepseek_active.experts }} متخصص مسیریابی‌شدهٔ هر لایهٔ MoE می‌گذرد؛"
+            " روی هم {{ claim.fa_deepseek_active.computed }} پارامتر، از مجموع"
+            " {{ claim.fa_deepseek_active.total_computed }}."
+        ),
+    },
+    "ca_pipeline_bubble": {
+        "source": "بخش دوم، زیربخش چهارم (ابزار تعاملی «خط لولهٔ شبیه‌سازی‌شده»)",
+        "statement": (
+            "با {{ claim.ca_pipeline_bubble.stages }} مرحله و"
+            " {{ claim.ca_pipeline_bubble.microbatches }} ریزدسته در زمان‌بندی 1F1B، حباب"
+            " {{ claim.ca_pipeline_bubble.stated }} است."
+        ),
+        "why": (
+            "در نمودار زمانی شبیه‌سازی‌شده، {{ claim.ca_pipeline_bubble.computed }} از زمان"
+            " مرحله‌ها به بیکاری می‌گذرد؛ این دقیقاً همان نسبتی است که فرمول می‌دهد: تعداد"
+            " مرحله‌ها منهای یک، تقسیم بر تعداد ریزدسته‌ها به‌علاوهٔ تعداد مرحله‌ها منهای یک."
+        ),
+    },
+    "fa_bubble_one_microbatch": {
+        "source": "بسازید، گام سوم",
+        "statement": (
+            "با {{ claim.fa_bubble_one_microbatch.stages }} مرحله و فقط یک ریزدسته، حباب"
+            " {{ claim.fa_bubble_one_microbatch.stated }} است: در هر لحظه سه تا از چهار GPU"
+            " بیکارند."
+        ),
+        "why": (
+            "یک ریزدستهٔ تنها مرحله‌ها را یکی پس از دیگری طی می‌کند، پس هر مرحله فقط در"
+            " یک‌چهارمِ گام کار می‌کند و دقیقاً {{ claim.fa_bubble_one_microbatch.computed }} از"
+            " زمان بیکار است."
+        ),
+    },
+    "fa_bubble_sixteen": {
+        "source": "بسازید، گام سوم",
+        "statement": (
+            "با {{ claim.fa_bubble_sixteen.microbatches }} ریزدسته، حباب به حدود"
+            " {{ claim.fa_bubble_sixteen.stated }} کاهش می‌یابد."
+        ),
+        "why": (
+            "خط لولهٔ شبیه‌سازی‌شده در {{ claim.fa_bubble_sixteen.computed }} از زمانش بیکار"
+            " است. عدد منبع حباب تقسیم بر زمان ایده‌آلِ بدون حباب است، یعنی"
+            " {{ claim.fa_bubble_sixteen.over_ideal }}: نسبتی به کار مفید، نه سهمی از گام."
+        ),
+    },
 }

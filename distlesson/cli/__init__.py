@@ -1,0 +1,63 @@
+"""The ``distlesson`` command line: the library's numbers as a table or as one JSON object.
+
+Each subcommand is a module of this package with two functions: ``add(parser)`` declares
+its options and ``run(args)`` returns ``(result, table)``: a JSON-ready dict and its text
+rendering. To add a subcommand, write the module and list it in ``_SUBCOMMANDS``.
+Bad input exits with status 2 and one line on stderr naming the argument and what is allowed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+from . import claims, layout, memory, pipeline
+from ._common import Parser, Result, format_figure, resolve_placeholders
+
+__all__ = ["build_parser", "format_figure", "main", "resolve_placeholders"]
+
+# --- the command ---------------------------------------------------------------------------
+
+_SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
+                              Callable[[argparse.Namespace], Result]]] = {
+    "memory": ("memory of the model states: whole model, per GPU, GPUs needed",
+               memory.add, memory.run),
+    "layout": ("one layout dp x tp x pp x cp: memory and traffic per GPU, per dimension",
+               layout.add, layout.run),
+    "pipeline": ("a pipeline schedule simulated: step time, bubble, activations per stage",
+                 pipeline.add, pipeline.run),
+    "claims": ("the sources' figures checked against the library", claims.add, claims.run),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-parser per subcommand."""
+    parser = Parser(prog="distlesson", description="The numbers of distributed LLM "
+                     "training, computed: as a table, or as one JSON object with --json.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND",
+                                parser_class=Parser)
+    for name, (help_text, add, run) in _SUBCOMMANDS.items():
+        child = sub.add_parser(name, help=help_text, description=help_text)
+        add(child)
+        child.add_argument("--json", action="store_true", help="print one JSON object")
+        child.set_defaults(run=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0, or 2 for bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        result, table = args.run(args)
+    except ValueError as error:
+        print(f"distlesson {args.command}: error: {' '.join(str(error).split())}",
+              file=sys.stderr)
+        return 2
+    print(json.dumps(result) if args.json else table)
+    return 0

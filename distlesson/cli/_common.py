@@ -1,0 +1,81 @@
+"""What every subcommand shares: the parser class, option types, number formatting."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from distlesson.claim import placeholders
+from distlesson.site.placeholders import PLACEHOLDER
+from distlesson.units import GB, MB, TB, parse_quantity
+
+__all__ = ["Parser", "Result", "format_figure", "number", "params_type", "positive_int",
+           "resolve_placeholders"]
+
+Result = tuple[dict[str, Any], str]
+"""A subcommand's output: a JSON-ready dict and its text rendering."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage dump), exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
+def params_type(text: str) -> int:
+    """--params: a positive whole number, written as 70e9 or 70B."""
+    try:
+        value = parse_quantity(text, name="--params")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if value <= 0 or value != int(value):
+        raise argparse.ArgumentTypeError(f"--params={text!r} must be a positive whole number")
+    return int(value)
+
+
+def positive_int(name: str) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{name}={text!r} must be a positive integer")
+        return value
+
+    return convert
+
+
+def number(value: float | Fraction) -> int | float:
+    """A JSON number: an int when the value is whole, else a float."""
+    exact = Fraction(value)
+    return int(exact) if exact.denominator == 1 else float(exact)
+
+
+def format_figure(value: float, unit: str) -> str:
+    """A plain English rendering of a figure (the site has its own, per locale)."""
+    if unit == "bytes":
+        for scale, symbol in ((TB, "TB"), (GB, "GB"), (MB, "MB")):
+            if abs(value) >= scale:
+                return f"{value / scale:,.4g} {symbol}"
+        return f"{value:,.0f} bytes"
+    if unit == "count":
+        return f"{value:,.0f}" if value == int(value) else f"{value:,.4g}"
+    if unit == "fraction":
+        return f"{100 * value:.3g}%"
+    if unit == "bytes_per_param":
+        return f"{value:.4g} bytes"
+    if unit == "ratio":
+        return f"{value:.3g}x"
+    raise ValueError(f"unit={unit!r}; allowed: bytes, count, fraction, bytes_per_param, ratio")
+
+
+def resolve_placeholders(text: str, figures: Mapping[str, tuple[float, str]]) -> str:
+    """Replace each ``{{ name }}`` in ``text`` with its figure, formatted by format_figure."""
+    for name in placeholders(text):
+        if name not in figures:
+            raise ValueError(f"placeholder {name!r} is not a known figure")
+    return PLACEHOLDER.sub(lambda m: format_figure(*figures[m.group(1)]), text)

@@ -1,0 +1,96 @@
+"""The parallelism chapter's figures and tables, each expected value derived by hand."""
+
+import math
+
+import pytest
+
+from distlesson.pages import parallelism, parallelism_sims
+from distlesson.site.figures import figure_registry
+
+N70 = 70_553_706_496  # Llama 3 70B, published count
+N405 = 405_853_388_800
+ACT = 8192 * 8192 * 2  # one bf16 activation, s = 8192, h = 8192
+MATMUL_70B_LAYER = 2 * 8192 * 8192 + 2 * 1024 * 8192 + 3 * 8192 * 28672
+
+
+def value(name):
+    return figure_registry()[name].value
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("par.states_total", 16 * N70),
+    ("par.zero1_at_n", 16 / (2 + 2 + 12 / 16)),
+    ("par.zero2_at_n", 16 / (2 + 14 / 16)),
+    ("par.zero1_limit", 16 / 4),
+    ("par.zero2_limit", 16 / 2),
+    ("par.zero3_per_gpu", N70),  # 16 N bytes over 16 GPUs
+    ("par.dp_comm", 2 * 15 / 16 * 2 * N70),
+    ("par.zero3_comm", 3 * 15 / 16 * 2 * N70),
+    ("par.zero3_over_dp", 1.5),
+    ("par.activations_full_recompute", 2 * 8192 * 8192 * 80),  # layer inputs, 80 layers
+    # tp 8 x dp 2: 64 micro-batches, 6 all-reduces per layer with full recompute, 80 layers
+    ("par.tp_comm", 6 * 2 * 7 / 8 * ACT * 80 * 64),
+    # pp 16: one activation forward and one gradient back per micro-batch, 128 of them
+    ("par.pp_comm", 2 * ACT * 128),
+    ("par.tp_layer_bytes", 4 * 2 * 7 / 8 * ACT),
+    ("par.tp_layer_compute",
+     (6 * MATMUL_70B_LAYER + 12 * 8192 * 8192) * 8192 / 8 / (0.4 * 989e12)),
+    ("par.llama405_gpus", 8 * 16 * 128),
+    ("par.llama405_layers_per_stage", math.ceil(126 / 16)),
+    ("par.llama405_microbatches", 2048 // 128),
+    ("par.llama405_states_total", 16 * N405),
+    ("par.v3_total", 671_026_419_200),
+])
+def test_figures_by_hand(name, expected):
+    assert value(name) == pytest.approx(expected, rel=1e-12)
+
+
+def test_llama405_per_gpu_by_hand():
+    # states: bf16 weights and grads over tp 8 x pp 16, master and moments also over dp 128;
+    # activations: 2 s b h / 8 per layer, 8 layers, 16 micro-batches in flight
+    states = 4 * N405 / 128 + 12 * N405 / 128 / 128
+    activations = 2 * 8192 * 16384 / 8 * 8 * 16
+    assert value("par.llama405_per_gpu") == pytest.approx(states + activations, rel=1e-12)
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "fa"])
+def test_strategy_table_rows(locale):
+    table = parallelism.strategy_table(locale).splitlines()
+    assert len(table) == 2 + len(parallelism._strategies())
+    # data parallelism replicates: the first two rows show the same memory
+    cells = [row.split("|")[2:5] for row in table[2:4]]
+    assert cells[0] == cells[1]
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "fa"])
+def test_plots_are_labelled_in_the_locale(locale):
+    memory = parallelism.memory_plot(locale)
+    comm = parallelism.comm_plot(locale)
+    from distlesson.pages.parallelism_labels import LABELS
+    assert LABELS["activations"][locale] in memory
+    assert LABELS["dim_tp"][locale] in comm
+    assert memory.startswith("<svg") or "<svg" in memory[:200]
+
+
+def test_simulation_tables_show_equal_simulated_and_closed_form():
+    for kind, sent, formula, _ in parallelism_sims._collective_runs():
+        assert sent == formula, kind
+    p, n = 8 * 16 + 16 + 16 * 4 + 4, 4  # the toy MLP's 212 float32 parameters, 4 ranks
+    for stage, measured, model, sent, formula, diff in parallelism_sims._zero_runs():
+        weights = 4 * p / (n if stage == 3 else 1)
+        grads = 4 * p / (n if stage >= 2 else 1)
+        moments = 8 * p / (n if stage >= 1 else 1)
+        assert measured == (weights, grads, moments) and model == sum(measured)
+        assert sent == formula and diff < 1e-12
+    for _, diff, fwd, bwd in parallelism_sims._tp_runs():
+        assert diff < 1e-12 and fwd == bwd == 1
+    for cp, diff, sent, formula, contiguous, zigzag in parallelism_sims._cp_runs():
+        assert diff < 1e-12 and sent == formula
+        assert contiguous == pytest.approx(2 * cp / (cp + 1)) and zigzag == 1
+    for _, diff, sent, routed, _ in parallelism_sims._ep_runs():
+        assert diff < 1e-12 and sent == routed
+
+
+def test_gradient_accumulation_divides_the_all_reduces():
+    for k, (naive, naive_bytes), (lean, lean_bytes), diff in parallelism_sims._accumulation_runs():
+        assert (naive, lean) == (k, 1) and naive_bytes == k * lean_bytes and diff < 1e-12

@@ -1,0 +1,97 @@
+"""The combined view: states, activations and traffic per GPU, against hand derivations."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from distlesson.memory import Layout, model_states
+from distlesson.models import get_model
+from distlesson.parallel_layout import Workload, analyse_layout, step_communication
+
+L70 = get_model("llama3-70b")  # 80 layers, h 8192, 64 heads, 8 kv heads of 128
+N70 = 70_553_706_496
+STEP = Workload(seq_len=8192, micro_batch=1, global_batch=128)
+ACT = 8192 * 8192 * 2  # one activation s b h in bf16
+
+
+@given(st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128]))
+def test_dp_replicates_and_zero3_divides_exactly(dp):
+    alone = analyse_layout(L70, Layout(), STEP)
+    replicas = analyse_layout(L70, Layout(dp=dp), STEP)
+    sharded = analyse_layout(L70, Layout(dp=dp, zero=3), STEP)
+    assert replicas.states == alone.states
+    assert replicas.activations == alone.activations
+    assert sharded.states.total == Fraction(alone.states.total, dp)
+
+
+def test_dp_traffic_by_hand():
+    # bf16 gradients and weights: G = W = 2 N bytes
+    g = 2 * N70
+    for zero, factor in ((0, 2), (1, 2), (2, 2), (3, 3)):
+        comm = step_communication(L70, Layout(dp=16, zero=zero), STEP)
+        assert comm.dp == factor * Fraction(15, 16) * g
+        assert comm.tp == comm.pp == comm.cp == 0
+
+
+def test_fp32_grads_cost_more_than_bf16_weights_in_zero():
+    step = Workload(seq_len=8192, micro_batch=1, global_batch=128, precision="mixed-fp32-grads")
+    comm = step_communication(L70, Layout(dp=4, zero=2), step)
+    assert comm.dp == Fraction(3, 4) * (4 * N70 + 2 * N70)
+
+
+def test_tp_traffic_by_hand():
+    # 4 all-reduces per layer (no recompute), each 2 (t-1)/t of one activation
+    step = Workload(seq_len=8192, micro_batch=1, global_batch=2, recompute="selective")
+    comm = step_communication(L70, Layout(tp=8, dp=2), step)
+    per_layer = 4 * 2 * Fraction(7, 8) * ACT
+    assert per_layer == 939_524_096
+    assert comm.tp == per_layer * 80 * 1  # 80 layers, one micro-batch per replica
+    # full recomputation runs the forward's two all-reduces again
+    full = step_communication(L70, Layout(tp=8, dp=2), Workload(8192, 1, 2))
+    assert full.tp == Fraction(6, 4) * comm.tp
+
+
+def test_pp_traffic_by_hand():
+    comm = step_communication(L70, Layout(pp=16), STEP)
+    assert comm.pp == 2 * ACT * 128  # one activation forward, one gradient back, 128 micro-batches
+    sliced = step_communication(L70, Layout(pp=4, tp=8), Workload(8192, 1, 128))
+    assert sliced.pp == 2 * Fraction(ACT, 8) * 128
+
+
+def test_cp_traffic_by_hand():
+    step = Workload(seq_len=8192, micro_batch=1, global_batch=1, recompute="selective")
+    comm = step_communication(L70, Layout(cp=4), step)
+    # forward: K and V, 3 passes of 2048 positions x 8 kv heads x 128 x 2 bytes; backward x2
+    forward = 2 * 3 * 2048 * 8 * 128 * 2
+    assert comm.cp == 3 * forward * 80
+
+
+def test_memory_per_gpu_adds_states_and_activations():
+    report = analyse_layout(L70, Layout(tp=8, pp=4, dp=2, zero=1), Workload(8192, 1, 64))
+    states = model_states(L70)
+    mp = 32
+    expected_states = Fraction(2 * N70 + 2 * N70, mp) + Fraction(12 * N70, mp * 2)
+    assert report.states.total == expected_states == Fraction(states.total - 12 * N70, mp) + (
+        Fraction(12 * N70, 64))
+    # full recompute with sp: 2 s b h / t per layer, 20 layers, 4 micro-batches in flight
+    assert report.activations == Fraction(2 * 8192 * 8192, 8) * 20 * 4
+    assert report.per_gpu_bytes == report.states.total + report.activations
+
+
+@pytest.mark.parametrize(("layout", "workload", "message"), [
+    (Layout(dp=3), STEP, "global_batch=128 must be a multiple of dp=3 x micro_batch=1"),
+    (Layout(tp=3), STEP, "tp=3 must divide num_heads=64"),
+    (Layout(cp=3), STEP, "cp=3 must divide seq_len=8192"),
+])
+def test_bad_layouts_are_refused(layout, workload, message):
+    with pytest.raises(ValueError, match=message):
+        analyse_layout(L70, layout, workload)
+
+
+def test_bad_workload_is_refused():
+    with pytest.raises(ValueError, match="recompute='some' is not known"):
+        Workload(8192, 1, 8, recompute="some")
+    with pytest.raises(ValueError, match="micro_batch=0 must be a positive integer"):
+        Workload(8192, 0, 8)
