@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from .claim import Claim, Figure
 from .claims_parallelism import parallelism_claims, pipeline_claims
+from .claims_savings import savings_claims
 from .hardware import get_gpu
 from .lookup import lookup
 from .memory import (
@@ -287,7 +288,8 @@ def _translated(claim: Claim) -> Claim:
 
 CLAIMS: tuple[Claim, ...] = tuple(
     _translated(c) for c in (*_ca_claims(), *_fa_memory_claims(), *_fa_gpu_claims(),
-                             *parallelism_claims(), *pipeline_claims()))
+                             *parallelism_claims(), *pipeline_claims(),
+                             *savings_claims()))
 """Every claim of the register, in the order of the chapter."""
 
 

@@ -24,26 +24,19 @@ class Reference:
     year: int  # of the version cited (the peer-reviewed one where there is one)
     url: str
 
-    def short(self) -> dict[str, str]:
-        """Authors and a ``{0}`` for the year, per locale."""
+    def _authors(self, locale: str) -> str:
         if not self.several:
-            return {locale: f"{self.authors} ({{0}})" for locale in ("en", "ca", "fa")}
-        return {
-            "en": f"{self.authors} et al. ({{0}})",
-            "ca": f"{self.authors} et al. ({{0}})",
-            "fa": f"{self.authors} و همکاران ({{0}})",
-        }
+            return self.authors
+        return f"{self.authors} و همکاران" if locale == "fa" else f"{self.authors} et al."
+
+    def short(self) -> dict[str, str]:
+        """Authors and the year in parentheses, ``Rajbhandari et al. ({0})``, per locale."""
+        return {locale: f"{self._authors(locale)} ({{0}})" for locale in ("en", "ca", "fa")}
 
     def parenthetical(self) -> dict[str, str]:
-        """Authors and year for use inside parentheses: ``Rajbhandari et al., {0}``."""
-        if not self.several:
-            return {"en": f"{self.authors}, {{0}}", "ca": f"{self.authors}, {{0}}",
-                    "fa": f"{self.authors}، {{0}}"}
-        return {
-            "en": f"{self.authors} et al., {{0}}",
-            "ca": f"{self.authors} et al., {{0}}",
-            "fa": f"{self.authors} و همکاران، {{0}}",
-        }
+        """For use inside parentheses: ``Rajbhandari et al., {0}`` (Persian comma in fa)."""
+        return {locale: f"{self._authors(locale)}{'،' if locale == 'fa' else ','} {{0}}"
+                for locale in ("en", "ca", "fa")}
 
     def entry(self) -> dict[str, str]:
         """The full entry: short citation, linked title, venue."""
@@ -122,6 +115,14 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("pipedream", "Narayanan", True,
               "PipeDream: Generalized Pipeline Parallelism for DNN Training", "SOSP 2019",
               2019, "https://doi.org/10.1145/3341301.3359646"),
+    Reference("zero_infinity", "Rajbhandari", True,
+              "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",
+              "SC21 (arXiv:2104.07857)", 2021, "https://arxiv.org/abs/2104.07857"),
+    Reference("lora", "Hu", True, "LoRA: Low-Rank Adaptation of Large Language Models",
+              "ICLR 2022 (arXiv:2106.09685)", 2022, "https://arxiv.org/abs/2106.09685"),
+    Reference("flash_attention", "Dao", True,
+              "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness",
+              "NeurIPS 2022 (arXiv:2205.14135)", 2022, "https://arxiv.org/abs/2205.14135"),
     Reference("gpt2", "Radford", True, "Language Models are Unsupervised Multitask Learners",
               "OpenAI", 2019,
               "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"),

@@ -65,6 +65,17 @@ EXPECTED |= {
     "ca_pipeline_bubble": (0.273, 3 / 11, True),
     "fa_bubble_one_microbatch": (0.75, 3 / 4, True),
     "fa_bubble_sixteen": (0.19, 3 / 19, False),
+    # Llama 3 70B at s = 8192: a layer keeps s b h (34 + 5 a s / h) = 354 s b h without
+    # recomputation, 2 s b h with it; 80 layers, plus one layer recomputed at the peak
+    "ca_checkpoint_ten_x": (10.0, 80 * 354 / (80 * 2 + 354), False),
+    # one more forward (2 FLOPs per weight and token) over forward + backward (2 + 4)
+    "ca_recompute_thirty": (0.30, 2 / 6, True),
+    "fa_recompute_thirty_three": (0.33, 2 / 6, True),
+    # s = 2048, h = 4096, a = 32: 5 a s / h = 80, so s h (34 + 80) bytes
+    "fa_layer_activations": (64e9, 2048 * 4096 * 114, False),
+    # Llama 3 8B, r = 16 on q, k, v, o: r (4096 + 4096) x 2 + r (4096 + 1024) x 2 per layer
+    "ca_lora_optimizer_states": (0.99, 1 - 32 * 16 * (2 * 8192 + 2 * 5120) / 8_030_261_248,
+                                 True),
 }
 
 

@@ -6,19 +6,8 @@ import sys
 
 import pytest
 
-from distlesson.cli import format_figure, main, resolve_placeholders
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys, *argv):
-    status, out, err = run(capsys, *argv, "--json")
-    assert status == 0, err
-    return json.loads(out)
+from distlesson.cli import format_figure, resolve_placeholders
+from tests.cli_run import run, run_json
 
 
 def test_help_lists_subcommands(capsys):

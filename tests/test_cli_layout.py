@@ -1,18 +1,17 @@
 """`distlesson layout` and `memory --cp`: the combined view on the command line."""
 
-import json
 
 import pytest
 
 from distlesson.cli import main
+from tests.cli_run import run_json
 
 N70 = 70_553_706_496  # Llama 3 70B
 ACT = 8192 * 8192 * 2  # one bf16 activation, s = h = 8192
 
 
 def _json(capsys, *argv):
-    assert main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    return run_json(capsys, *argv)
 
 
 def test_tensor_and_pipeline_on_two_nodes(capsys):

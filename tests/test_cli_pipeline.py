@@ -1,22 +1,17 @@
 """The ``distlesson pipeline`` subcommand, in-process through main()."""
 
-import json
 
 import pytest
 
-from distlesson.cli import main
+from tests import cli_run
 
 
 def run(capsys, *argv):
-    status = main(["pipeline", *argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+    return cli_run.run(capsys, "pipeline", *argv)
 
 
 def run_json(capsys, *argv):
-    status, out, err = run(capsys, *argv, "--json")
-    assert status == 0, err
-    return json.loads(out)
+    return cli_run.run_json(capsys, "pipeline", *argv)
 
 
 def test_one_f_one_b_p4_m8(capsys):

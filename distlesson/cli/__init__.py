@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
-from . import claims, layout, memory, pipeline
+from . import activations, claims, layout, memory, pipeline
 from ._common import Parser, Result, format_figure, resolve_placeholders
 
 __all__ = ["build_parser", "format_figure", "main", "resolve_placeholders"]
@@ -24,6 +24,8 @@ _SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
                               Callable[[argparse.Namespace], Result]]] = {
     "memory": ("memory of the model states: whole model, per GPU, GPUs needed",
                memory.add, memory.run),
+    "activations": ("activation memory of transformer layers (Korthikanti et al. 2022)",
+                    activations.add, activations.run),
     "layout": ("one layout dp x tp x pp x cp: memory and traffic per GPU, per dimension",
                layout.add, layout.run),
     "pipeline": ("a pipeline schedule simulated: step time, bubble, activations per stage",

@@ -58,6 +58,10 @@ def number(value: float | Fraction) -> int | float:
 def format_figure(value: float, unit: str) -> str:
     """A plain English rendering of a figure (the site has its own, per locale)."""
     if unit == "bytes":
+        binary = value > 0 and (value / 2**20).is_integer() and not (value / 1e6).is_integer()
+        if binary:  # made in binary units: 64 MiB, not 67.11 MB
+            scale, symbol = (2**30, "GiB") if value >= 2**30 else (2**20, "MiB")
+            return f"{value / scale:,.4g} {symbol}"
         for scale, symbol in ((TB, "TB"), (GB, "GB"), (MB, "MB")):
             if abs(value) >= scale:
                 return f"{value / scale:,.4g} {symbol}"

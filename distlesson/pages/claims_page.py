@@ -38,6 +38,8 @@ _SOURCE_NAMES = {
 def _figure(name: str, value: float, unit: str) -> Figure:
     """A claim value as a site figure, shown at a precision that fits its size."""
     if unit == "bytes":
+        if _binary(value):  # 2 GiB reads better than 2.147 GB, 64 MiB than 67.1 MB
+            return Figure(name, value, "GiB" if value >= 2**30 else "MiB")
         whole = value >= 100e9 or float(value / 1e9).is_integer()
         return Figure(name, value, "GB", digits=0 if whole else 1)
     if unit == "fraction":
@@ -57,6 +59,11 @@ def _figure(name: str, value: float, unit: str) -> Figure:
     stated = name.endswith(".stated")
     digits = _written_decimals(value) if stated else _decimals(value)
     return Figure(name, value, "bytes", digits=digits)
+
+
+def _binary(value: float) -> bool:
+    """A byte count that is a whole number of MiB but not of MB: it was made in binary."""
+    return value > 0 and float(value / 2**20).is_integer() and not float(value / 1e6).is_integer()
 
 
 def _written_decimals(value: float) -> int:

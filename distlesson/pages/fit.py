@@ -34,6 +34,7 @@ from distlesson.render.numbers import (
 )
 from distlesson.render.svg import stacked_barh
 from distlesson.render.tables import Table, markdown_table
+from distlesson.transformer import CountedStates, counted_training_states
 
 __all__ = [
     "conventions_table",
@@ -87,21 +88,42 @@ def _optimizer_bpp(key: str) -> MemoryBreakdown:
     return bytes_per_param(get_model(COMPARED_MODEL), optimizer=key)
 
 
+@functools.cache
+def _counted(dtype: type) -> CountedStates:
+    """The course's numpy transformer after one AdamW step, its arrays' bytes counted."""
+    return counted_training_states(dtype=dtype)
+
+
+def _counted_row(counted: CountedStates) -> tuple[Fraction, ...]:
+    """Bytes per parameter of each state, read from the live arrays (nbytes / count)."""
+    n = counted.num_params
+    return tuple(Fraction(b, n) for b in (counted.weights, counted.grads, counted.master,
+                                          counted.exp_avg, counted.exp_avg_sq, counted.total))
+
+
 def states_table(locale: str) -> str:
-    """AdamW in mixed precision, state by state, with the format each one is kept in."""
+    """AdamW in mixed precision, state by state, beside the course's own model counted.
+
+    The last two columns are not formulas: they divide the ``nbytes`` of the arrays a
+    training step of :mod:`distlesson.transformer` keeps alive by its parameter count.
+    """
     preset = PRESETS["mixed"]
     per = _adamw_mixed()
     moment = Fraction(per.optimizer) / 2
-    rows = [
-        (_t("weights", locale), preset.weight_format.name, _bpp(per.weights, locale)),
-        (_t("grads", locale), preset.grad_format.name, _bpp(per.grads, locale)),
-        (_t("master", locale), preset.master_format.name, _bpp(per.master, locale)),
-        (_t("moment1", locale), preset.state_format.name, _bpp(moment, locale)),
-        (_t("moment2", locale), preset.state_format.name, _bpp(moment, locale)),
-        (f"**{_t('total', locale)}**", "", f"**{_bpp(per.total, locale)}**"),
-    ]
-    headers = (_t("component", locale), _t("format", locale), _t("bpp", locale))
-    return markdown_table(Table(headers, tuple(rows), (False, False, True)), locale)
+    counted = [_counted_row(_counted(dtype)) for dtype in (np.float64, np.float32)]
+    names = ("weights", "grads", "master", "moment1", "moment2")
+    formats = (preset.weight_format, preset.grad_format, preset.master_format,
+               preset.state_format, preset.state_format)
+    mixed = (per.weights, per.grads, per.master, moment, moment)
+    rows = [(_t(name, locale), fmt.name, _bpp(value, locale),
+             *(_bpp(column[i], locale) for column in counted))
+            for i, (name, fmt, value) in enumerate(zip(names, formats, mixed, strict=True))]
+    rows.append((f"**{_t('total', locale)}**", "", f"**{_bpp(per.total, locale)}**",
+                 *(f"**{_bpp(column[-1], locale)}**" for column in counted)))
+    headers = (_t("component", locale), _t("format", locale), _t("bpp_mixed", locale),
+               _t("counted64", locale), _t("counted32", locale))
+    return markdown_table(Table(headers, tuple(rows), (False, False, True, True, True)),
+                          locale)
 
 
 def optimizer_table(locale: str) -> str:
@@ -294,4 +316,8 @@ def figures() -> list[Figure]:
         Figure("fit.tiny_gradient_scaled", scaled, digits=7),
         Figure("fit.exercise_params", EXERCISE_13B, "B params"),
         Figure("fit.exercise_states", float(model_states(EXERCISE_13B).total), "GB"),
+        Figure("fit.counted_params", _counted(np.float64).num_params),
+        Figure("fit.counted_bytes", _counted(np.float64).total),
+        Figure("fit.counted_bpp", _counted(np.float64).total / _counted(np.float64).num_params),
+        Figure("fit.counted32_bpp", _counted(np.float32).total / _counted(np.float32).num_params),
     ]

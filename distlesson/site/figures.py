@@ -24,6 +24,8 @@ _SOURCES: tuple[str, ...] = (
     "distlesson.pages.parallelism",
     "distlesson.pages.parallelism_sims",
     "distlesson.pages.pipeline",
+    "distlesson.pages.checkpointing",
+    "distlesson.pages.savings",
     "distlesson.pages.claims_page",
     "distlesson.references",
 )

@@ -282,4 +282,73 @@ CLAIMS: dict[str, dict[str, str]] = {
             "feina, no una fracció del pas."
         ),
     },
+    "ca_checkpoint_ten_x": {
+        "source": "§3",
+        "statement": (
+            "El recàlcul d'activacions redueix fins a {{ claim.ca_checkpoint_ten_x.stated }} "
+            "la memòria d'activacions."
+        ),
+        "why": (
+            "El factor no és cap límit: creix amb el nombre de capes i amb la longitud de la "
+            "seqüència. Si només es guarda l'entrada de cada capa, Llama 3 70B amb la seva "
+            "longitud d'entrenament necessita, segons les fórmules de Korthikanti et al., "
+            "{{ claim.ca_checkpoint_ten_x.computed }} menys memòria al pic."
+        ),
+    },
+    "ca_recompute_thirty": {
+        "source": "§3",
+        "statement": (
+            "El recàlcul d'activacions costa aproximadament un "
+            "{{ claim.ca_recompute_thirty.stated }} més de temps."
+        ),
+        "why": (
+            "Recalcular afegeix una passada endavant més a una passada endavant i una passada "
+            "enrere que en costa el doble: un {{ claim.ca_recompute_thirty.computed }} més de "
+            "feina, que la font arrodoneix. Amb el model petit d'aquest curs, el temps mesurat "
+            "és un altre, com mostra el capítol."
+        ),
+    },
+    "fa_recompute_thirty_three": {
+        "source": "exercicis",
+        "statement": (
+            "El recàlcul complet d'activacions costa aproximadament un "
+            "{{ claim.fa_recompute_thirty_three.stated }} més de càlcul."
+        ),
+        "why": (
+            "Una passada endavant més, sumada a una passada endavant i una passada enrere que "
+            "en costa el doble: un {{ claim.fa_recompute_thirty_three.computed }}."
+        ),
+    },
+    "fa_layer_activations": {
+        "source": "el problema",
+        "statement": (
+            "Per a una seqüència de {{ claim.fa_layer_activations.seq }} tokens i un model "
+            "d'amplada {{ claim.fa_layer_activations.hidden }}, les activacions d'una capa "
+            "ocupen aproximadament {{ claim.fa_layer_activations.stated }}."
+        ),
+        "why": (
+            "Una confusió d'unitats: la frase següent de la font dona "
+            "{{ claim.fa_layer_activations.source_total }} per a "
+            "{{ claim.fa_layer_activations.layers }} capes, és a dir, "
+            "{{ claim.fa_layer_activations.source_per_layer }} per capa: megabytes, no "
+            "gigabytes. La fórmula de Korthikanti et al. per a aquesta capa dona "
+            "{{ claim.fa_layer_activations.computed }} sense recàlcul i "
+            "{{ claim.fa_layer_activations.selective }} amb recàlcul selectiu."
+        ),
+    },
+    "ca_lora_optimizer_states": {
+        "source": "§3",
+        "statement": (
+            "LoRA elimina el {{ claim.ca_lora_optimizer_states.stated }} dels estats de "
+            "l'optimitzador."
+        ),
+        "why": (
+            "Adaptar les projeccions d'atenció de Llama 3 8B amb rang "
+            "{{ claim.ca_lora_optimizer_states.rank }} vol dir entrenar "
+            "{{ claim.ca_lora_optimizer_states.trainable }} paràmetres; només aquests tenen "
+            "còpia mestra i moments, de manera que desapareix el "
+            "{{ claim.ca_lora_optimizer_states.computed }} dels estats de l'optimitzador. Els "
+            "pesos congelats continuen ocupant memòria."
+        ),
+    },
 }

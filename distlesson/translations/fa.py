@@ -271,4 +271,72 @@ CLAIMS: dict[str, dict[str, str]] = {
             " {{ claim.fa_bubble_sixteen.over_ideal }}: نسبتی به کار مفید، نه سهمی از گام."
         ),
     },
+    "ca_checkpoint_ten_x": {
+        "source": "بخش سوم",
+        "statement": (
+            "چک‌پوینت فعال‌سازی‌ها حافظهٔ فعال‌سازی‌ها را تا"
+            " {{ claim.ca_checkpoint_ten_x.stated }} کم می‌کند."
+        ),
+        "why": (
+            "این ضریب سقف نیست: با تعداد لایه‌ها و با طول دنباله بزرگ‌تر می‌شود. اگر فقط ورودی"
+            " هر لایه نگه داشته شود، طبق فرمول‌های Korthikanti و همکاران، اوج حافظهٔ"
+            " فعال‌سازی‌های Llama 3 70B با طول دنبالهٔ آموزشی‌اش"
+            " {{ claim.ca_checkpoint_ten_x.computed }} کوچک‌تر می‌شود."
+        ),
+    },
+    "ca_recompute_thirty": {
+        "source": "بخش سوم",
+        "statement": (
+            "چک‌پوینت فعال‌سازی‌ها حدود {{ claim.ca_recompute_thirty.stated }} زمان بیشتری"
+            " می‌گیرد."
+        ),
+        "why": (
+            "محاسبهٔ دوبارهٔ گذر رو به جلو یک گذر رو به جلوی دیگر به گامی می‌افزاید که از یک"
+            " گذر رو به جلو و یک گذر رو به عقبِ دو برابر پرهزینه‌تر تشکیل شده است:"
+            " {{ claim.ca_recompute_thirty.computed }} کار بیشتر، که منبع آن را گرد کرده است."
+            " زمانی که روی مدل کوچک این دوره اندازه گرفته شده متفاوت است، همان‌طور که فصل نشان"
+            " می‌دهد."
+        ),
+    },
+    "fa_recompute_thirty_three": {
+        "source": "تمرین‌ها",
+        "statement": (
+            "چک‌پوینت کامل فعال‌سازی‌ها حدود {{ claim.fa_recompute_thirty_three.stated }}"
+            " محاسبهٔ بیشتر می‌طلبد."
+        ),
+        "why": (
+            "یک گذر رو به جلوی اضافه، در برابر یک گذر رو به جلو و یک گذر رو به عقبِ دو برابر"
+            " پرهزینه‌تر: {{ claim.fa_recompute_thirty_three.computed }}."
+        ),
+    },
+    "fa_layer_activations": {
+        "source": "مسئله",
+        "statement": (
+            "برای دنباله‌ای {{ claim.fa_layer_activations.seq }} توکنی و مدلی به پهنای"
+            " {{ claim.fa_layer_activations.hidden }}، فعال‌سازی‌های یک لایه حدود"
+            " {{ claim.fa_layer_activations.stated }} جا می‌گیرند."
+        ),
+        "why": (
+            "لغزشی در واحد: جملهٔ بعدی خود منبع برای {{ claim.fa_layer_activations.layers }}"
+            " لایه {{ claim.fa_layer_activations.source_total }} می‌دهد، یعنی"
+            " {{ claim.fa_layer_activations.source_per_layer }} برای هر لایه: مگابایت، نه"
+            " گیگابایت. فرمول Korthikanti و همکاران برای همین لایه بدون محاسبهٔ دوباره"
+            " {{ claim.fa_layer_activations.computed }} می‌دهد و با محاسبهٔ دوبارهٔ انتخابی"
+            " {{ claim.fa_layer_activations.selective }}."
+        ),
+    },
+    "ca_lora_optimizer_states": {
+        "source": "بخش سوم",
+        "statement": (
+            "روش LoRA {{ claim.ca_lora_optimizer_states.stated }} از حالت‌های بهینه‌ساز را حذف"
+            " می‌کند."
+        ),
+        "why": (
+            "اگر LoRA با رتبهٔ {{ claim.ca_lora_optimizer_states.rank }} روی ماتریس‌های"
+            " projection لایهٔ توجه در Llama 3 8B اعمال شود،"
+            " {{ claim.ca_lora_optimizer_states.trainable }} پارامتر آموزش می‌بینند؛ فقط همین‌ها"
+            " نسخهٔ اصلی و گشتاور نگه می‌دارند، پس {{ claim.ca_lora_optimizer_states.computed }}"
+            " از حالت‌های بهینه‌ساز حذف می‌شود. وزن‌های منجمد در حافظه می‌مانند."
+        ),
+    },
 }

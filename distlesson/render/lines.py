@@ -1,0 +1,51 @@
+"""Line plots on logarithmic axes, written as inline SVG in the site's style."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import matplotlib
+import matplotlib.pyplot as plt
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+from distlesson.render.numbers import check_locale
+from distlesson.render.svg import OKABE_ITO, STYLE, to_svg
+
+__all__ = ["loglog_lines"]
+
+_MARKERS = ("o", "s", "^", "D", "v")
+_DASHES = ("-", "--", "-.", ":", "-")
+
+
+def loglog_lines(
+    x: Sequence[float],
+    series: Sequence[tuple[str, Sequence[float]]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    locale: str,
+    tick_format: Callable[[float], str],
+    name: str,
+    title: str,
+) -> str:
+    """One line per series over the same x, both axes logarithmic; x ticks at the points.
+
+    Lines differ by colour, marker and dash, so they stay apart without colour vision.
+    """
+    check_locale(locale)
+    with matplotlib.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        for i, (label, values) in enumerate(series):
+            ax.plot(x, values, label=label, color=OKABE_ITO[i % len(OKABE_ITO)],
+                    marker=_MARKERS[i % len(_MARKERS)], linestyle=_DASHES[i % len(_DASHES)])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(FixedLocator(list(x)))
+        ax.xaxis.set_minor_locator(NullLocator())
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(FuncFormatter(lambda v, _: tick_format(v)))
+        ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.legend(frameon=False)
+        return to_svg(fig, name=name, title=title)

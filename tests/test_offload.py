@@ -1,0 +1,210 @@
+"""ZeRO-Offload and ZeRO-Infinity: placement of the states, fewest GPUs, PCIe per step.
+
+Every expectation is derived by hand in the comments. N = 70e9 (the Persian lesson's "70B"),
+the mixed preset with AdamW: 2N bf16 weights, 2N bf16 grads, 4N fp32 master, 8N moments.
+The exercise's node: 8 x H100 (80e9 bytes each), 512e9 bytes of RAM, 2e12 of NVMe, PCIe 5
+at 64e9 bytes/s each way.
+"""
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from distlesson.hardware import get_gpu
+from distlesson.interconnects import get_interconnect
+from distlesson.memory import Layout, MemoryBreakdown, min_gpus, model_states
+from distlesson.models import get_model
+from distlesson.offload import (
+    EXERCISE_NODE,
+    TIERS,
+    Node,
+    fewest_gpus,
+    offload_exercise,
+    offload_plan,
+    split_states,
+)
+
+N = 70 * 10**9
+N70 = 70_553_706_496  # Llama 3 70B, counted tensor by tensor
+GB = 10**9
+
+
+def test_exercise_node_is_the_lessons():
+    node = EXERCISE_NODE
+    assert (node.gpus_per_node, node.cpu_memory_bytes, node.nvme_bytes) == (8, 512e9, 2e12)
+    assert node.gpu.memory_bytes == 80e9 and node.pcie.bandwidth == 64e9
+
+
+def test_cpu_tier_keeps_two_plus_two_bytes_on_the_gpu():
+    split = split_states(N, tier="cpu")
+    assert split.gpu == MemoryBreakdown(2 * N, 2 * N, 0, 0)  # bf16 weights + bf16 grads
+    assert split.cpu == MemoryBreakdown(0, 0, 4 * N, 8 * N)  # fp32 master + two fp32 moments
+    assert split.cpu.total == 12 * N == 840 * GB  # more than one node's 512 GB
+    assert split.nvme.total == 0
+    assert split.total == 16 * N
+
+
+def test_nvme_tier_sends_master_and_moments_to_nvme():
+    split = split_states(N, tier="nvme")
+    assert split.gpu.total == 4 * N and split.cpu.total == 0
+    assert split.nvme == MemoryBreakdown(0, 0, 4 * N, 8 * N)
+
+
+def test_no_offload_keeps_everything_on_the_gpu():
+    split = split_states(N, tier="none")
+    assert split.gpu == model_states(N) and split.cpu.total == split.nvme.total == 0
+
+
+def test_fp32_main_grads_go_to_the_cpu_and_bf16_grads_stay():
+    # mixed-fp32-grads: 2N weights, 4N fp32 grads, 4N master, 8N moments (18N)
+    split = split_states(N, tier="cpu", precision="mixed-fp32-grads")
+    assert split.gpu == MemoryBreakdown(2 * N, 2 * N, 0, 0)  # grads as the backward makes them
+    assert split.cpu == MemoryBreakdown(0, 4 * N, 4 * N, 8 * N)  # 16N = 1120 GB
+    assert split.total == 20 * N  # the 16-bit copy of the grads is counted on top of 18N
+    nvme = split_states(N, tier="nvme", precision="mixed-fp32-grads")
+    assert nvme.cpu == MemoryBreakdown(0, 4 * N, 0, 0) and nvme.nvme.total == 12 * N
+
+
+@settings(max_examples=40, deadline=None)
+@given(params=st.integers(1, 10**13),
+       precision=st.sampled_from(["mixed", "fp32", "mixed-no-master"]),
+       tier=st.sampled_from(TIERS))
+def test_split_conserves_the_states(params, precision, tier):
+    # presets whose grads are no wider than the weights: nothing duplicated, nothing lost
+    split = split_states(params, tier=tier, precision=precision)
+    assert split.total == model_states(params, precision=precision).total
+
+
+def test_zero_offload_plan_on_two_nodes():
+    plan = offload_plan(N, tier="cpu", layout=Layout(dp=8, tp=2, zero=2))
+    # GPU: weights 2N / tp = 70 GB (replicated over dp by ZeRO-2), grads 2N / 16 = 8.75 GB
+    assert plan.per_gpu.gpu.total == 2 * N // 2 + 2 * N // 16 == 78_750_000_000
+    # CPU: 12N / 16 GPUs = 52.5 GB each; 8 GPUs per node: 420 GB <= 512 GB
+    assert plan.per_gpu.cpu.total == 12 * N // 16
+    assert plan.gpus_on_node == 8 and plan.node_cpu_bytes == 420 * GB
+    assert plan.fits
+    # PCIe: (2 + 2) bytes x N / 16 = 17.5 GB per GPU per step; / 64 GB/s = 35/128 s
+    assert plan.pcie_bytes == 4 * N // 16 == 17_500_000_000
+    assert plan.pcie_seconds == Fraction(35, 128)
+    assert plan.nvme_traffic_bytes == 0
+
+
+def test_one_node_of_ram_cannot_hold_a_70b_optimizer():
+    # 8 GPUs, tp = 4, dp = 2: GPU 2N/4 + 2N/8 = 35 + 17.5 = 52.5 GB fits, but the node's
+    # CPU holds all 8 shares of 12N / 8: 840 GB > 512 GB
+    plan = offload_plan(N, tier="cpu", layout=Layout(dp=2, tp=4, zero=2))
+    assert plan.per_gpu.gpu.total == 52_500_000_000
+    assert plan.node_cpu_bytes == 840 * GB
+    assert not plan.fits
+
+
+def test_zero2_replicates_weights_larger_than_a_gpu():
+    # without tp every GPU holds all 2N = 140 GB of bf16 weights, whatever dp
+    plan = offload_plan(N, tier="cpu", layout=Layout(dp=64, zero=2))
+    assert plan.per_gpu.gpu.weights == 140 * GB and not plan.fits
+    one_gpu_nodes = Node(gpu=get_gpu("h100-sxm"), gpus_per_node=1, cpu_memory_bytes=512e9,
+                         nvme_bytes=2e12, pcie=get_interconnect("pcie5"))
+    assert fewest_gpus(N, tier="cpu", node=one_gpu_nodes, max_nodes=8) is None
+
+
+def test_the_persian_exercise_on_whole_nodes():
+    comparison = offload_exercise()
+    # none: ZeRO-3, 16N = 1120 GB / 80 GB = 14 GPUs -> 2 nodes = 16
+    assert comparison.gpus("none") == 16
+    # cpu: 8 GPUs fail (840 GB of CPU states > 512 GB); 16 with tp = 2, dp = 8 (see above)
+    assert comparison.gpus("cpu") == 16
+    assert (comparison.cpu.layout.tp, comparison.cpu.layout.dp) == (2, 8)
+    assert comparison.cpu.pcie_bytes == 17_500_000_000
+    assert comparison.cpu.pcie_seconds == Fraction(35, 128)  # 0.273 s
+    # nvme: 8 GPUs, ZeRO-3: GPU 4N / 8 = 35 GB; NVMe 12N = 840 GB <= 2 TB
+    assert comparison.gpus("nvme") == 8
+    nvme = comparison.nvme
+    assert nvme.per_gpu.gpu.total == 35 * GB and nvme.node_nvme_bytes == 840 * GB
+    assert nvme.pcie_bytes == 4 * N // 8 and nvme.pcie_seconds == Fraction(35, 64)
+    # read and write 12N / 8 = 105 GB per GPU per step
+    assert nvme.nvme_traffic_bytes == 210 * GB
+
+
+def test_the_persian_exercise_with_its_own_convention():
+    # no master copy: the CPU gets the moments only, 8N = 560 GB: still > 512 GB
+    comparison = offload_exercise(precision="mixed-no-master")
+    assert [comparison.gpus(t) for t in TIERS] == [16, 16, 8]
+    assert comparison.cpu.node_cpu_bytes == 8 * (8 * N) // 16 == 280 * GB
+
+
+def test_the_persian_exercise_on_partial_nodes():
+    comparison = offload_exercise(whole_nodes=False)
+    # none: 1120 GB / 80 GB = 14 exactly
+    assert comparison.gpus("none") == 14
+    # cpu: 8 full GPUs on the first node hold 8 x 12N / n <= 512 GB -> n >= 13.1; n = 14 with
+    # tp = 2, dp = 7: GPU 70 + 140/14 = 80 GB, exactly full; CPU 8 x 60 = 480 GB
+    assert comparison.gpus("cpu") == 14
+    assert comparison.cpu.per_gpu.gpu.total == 80 * GB
+    assert comparison.cpu.node_cpu_bytes == 480 * GB
+    # nvme: 4N / n <= 80 GB -> n = 4 (70 GB); 3 would need 93.3 GB
+    assert comparison.gpus("nvme") == 4
+
+
+def test_fp32_main_grads_make_offload_need_more_gpus():
+    # 16N = 1120 GB to the CPU: 16 GPUs put 8 x 16N / 16 = 560 GB on a node (> 512 GB);
+    # 24 GPUs (tp = 2, dp = 12): GPU 70 + 140/24 = 75.8 GB, node 8 x 1120/24 = 373.3 GB
+    plan = fewest_gpus(N, tier="cpu", precision="mixed-fp32-grads")
+    assert plan.layout.world_size == 24 and plan.layout.tp == 2
+    assert fewest_gpus(N, tier="none", precision="mixed-fp32-grads").layout.world_size == 16
+
+
+def test_llama3_70b_counted_exactly():
+    plan = fewest_gpus(get_model("llama3-70b"), tier="cpu")
+    assert (plan.layout.world_size, plan.layout.tp) == (16, 2)
+    assert plan.pcie_bytes == N70 // 4  # 4 bytes x N / 16 = 17,638,426,624
+    assert plan.pcie_seconds == Fraction(N70, 4 * 64 * 10**9)
+
+
+def test_pcie_traffic_by_stage_and_precision():
+    assert offload_plan(N, tier="none", layout=Layout(dp=16, zero=3)).pcie_bytes == 0
+    # no ZeRO: every GPU steps the whole model, 4N each
+    assert offload_plan(N, tier="cpu", layout=Layout(dp=4)).pcie_bytes == 4 * N
+    # fp32 weights: 4 bytes down + 4 up per parameter of the shard
+    fp32 = offload_plan(N, tier="cpu", layout=Layout(dp=4, zero=1), precision="fp32")
+    assert fp32.pcie_bytes == 8 * N // 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(params=st.integers(10**6, 10**12),
+       precision=st.sampled_from(["mixed", "fp32", "mixed-no-master", "mixed-fp32-grads"]))
+def test_without_offload_the_search_is_min_gpus(params, precision):
+    # ZeRO-3 divides every state by n: the fewest GPUs is ceil(total / memory)
+    states = model_states(params, precision=precision)
+    plan = fewest_gpus(params, tier="none", precision=precision, whole_nodes=False)
+    assert plan.layout.world_size == min_gpus(states.total, 80e9)
+    whole = fewest_gpus(params, tier="none", precision=precision)
+    assert whole.layout.world_size == 8 * math.ceil(plan.layout.world_size / 8)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: split_states(N, tier="disk"), "tier='disk' is not known; allowed: none, cpu, nvme"),
+    (lambda: split_states(0, tier="cpu"), "params=0 must be a positive whole number"),
+    (lambda: split_states(N, tier="cpu", precision="fp64"), "precision='fp64' is not known"),
+    (lambda: offload_plan(N, tier="cpu", layout=(8, 2)), "must be a distlesson.memory.Layout"),
+    (lambda: offload_plan(get_model("llama3-70b"), tier="cpu", layout=Layout(tp=3)),
+     "tp=3 must divide num_heads=64"),
+    (lambda: fewest_gpus(N, tier="cpu", max_nodes=0), "max_nodes=0 must be a positive integer"),
+    (lambda: fewest_gpus(N, tier="cpu", zero=4), "zero=4 must be 0, 1, 2 or 3"),
+    (lambda: offload_exercise().gpus("ram"), "tier='ram' is not known"),
+    (lambda: Node(gpu=get_gpu("h100-sxm"), gpus_per_node=0, cpu_memory_bytes=512e9,
+                  nvme_bytes=2e12, pcie=get_interconnect("pcie5")),
+     "gpus_per_node=0 must be a positive integer"),
+    (lambda: Node(gpu=get_gpu("h100-sxm"), gpus_per_node=8, cpu_memory_bytes=-1.0,
+                  nvme_bytes=2e12, pcie=get_interconnect("pcie5")),
+     "cpu_memory_bytes=-1.0 must be a finite number of bytes >= 0"),
+    (lambda: Node(gpu=get_gpu("h100-sxm"), gpus_per_node=8, cpu_memory_bytes=512e9,
+                  nvme_bytes=float("nan"), pcie=get_interconnect("pcie5")),
+     "nvme_bytes=nan must be a finite number of bytes >= 0"),
+])
+def test_bad_input(call, message):
+    with pytest.raises(ValueError) as error:
+        call()
+    assert message in str(error.value)
