@@ -21,8 +21,10 @@ from distlesson.site.prose_lint import typed_numbers
 
 __all__ = ["LOCALES", "UNITS", "Claim", "Figure", "Unit", "placeholders"]
 
-Unit = Literal["bytes", "count", "fraction", "bytes_per_param", "ratio"]
-UNITS: tuple[str, ...] = ("bytes", "count", "fraction", "bytes_per_param", "ratio")
+Unit = Literal["bytes", "count", "fraction", "bytes_per_param", "ratio", "usd",
+               "flop_per_byte"]
+UNITS: tuple[str, ...] = ("bytes", "count", "fraction", "bytes_per_param", "ratio", "usd",
+                          "flop_per_byte")
 LOCALES: tuple[str, ...] = ("en", "ca", "fa")
 
 _NAME = re.compile(r"^[a-z_]+$")

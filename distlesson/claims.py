@@ -13,6 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from .claim import Claim, Figure
+from .claims_efficiency import efficiency_claims
 from .claims_parallelism import parallelism_claims, pipeline_claims
 from .claims_savings import savings_claims
 from .hardware import get_gpu
@@ -289,7 +290,7 @@ def _translated(claim: Claim) -> Claim:
 CLAIMS: tuple[Claim, ...] = tuple(
     _translated(c) for c in (*_ca_claims(), *_fa_memory_claims(), *_fa_gpu_claims(),
                              *parallelism_claims(), *pipeline_claims(),
-                             *savings_claims()))
+                             *savings_claims(), *efficiency_claims()))
 """Every claim of the register, in the order of the chapter."""
 
 

@@ -30,7 +30,7 @@ class Interconnect:
     source: str
     """Where the figure comes from, and how it was converted."""
     date: str
-    """Date of the source (ISO year-month)."""
+    """Date of the source (ISO year-month, or the year alone when the month is not known)."""
 
     def __post_init__(self) -> None:
         if not self.bandwidth > 0:
@@ -51,6 +51,28 @@ _CATALOG = (
         source="NVIDIA A100 Tensor Core GPU datasheet (SXM): NVLink 600 GB/s, the sum of "
         "both directions, so 300 GB/s each way",
         date="2022-06",
+    ),
+    Interconnect(
+        key="nvlink5", display_name="NVLink 5", bandwidth=1.8e12 / 2, scope="node",
+        source="NVIDIA HGX B200 / DGX B200 specifications: fifth-generation NVLink 1.8 TB/s "
+        "per GPU, the sum of both directions (14.4 TB/s for 8 GPUs), so 900 GB/s each way",
+        date="2024",
+    ),
+    Interconnect(
+        key="nvlink4-h800", display_name="NVLink (H800)", bandwidth=400e9 / 2, scope="node",
+        source="NVIDIA H800 datasheet (SXM5) and DeepSeek (Zhao et al. 2025, arXiv "
+        "2505.09343): NVLink cut from the H100's 900 GB/s to 400 GB/s, the sum of both "
+        "directions, so 200 GB/s each way",
+        date="2025-05",
+    ),
+    Interconnect(
+        key="infinity-fabric", display_name="Infinity Fabric (MI300X)", bandwidth=896e9 / 2,
+        scope="node",
+        source="AMD Instinct MI300X data sheet: 7 Infinity Fabric links of 128 GB/s peak "
+        "each, 896 GB/s peer-to-peer in all (7 x 128), both directions summed (a link is 16 "
+        "lanes at 32 GT/s: 16 x 32e9 / 8 = 64 GB/s each way). One GPU sending to its 7 peers "
+        "at once: 896 / 2 = 448 GB/s each way; to a single peer only one link, 64 GB/s",
+        date="2023-12",
     ),
     Interconnect(
         key="ib-ndr", display_name="InfiniBand NDR", bandwidth=400e9 / 8, scope="cluster",

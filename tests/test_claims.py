@@ -74,6 +74,21 @@ EXPECTED |= {
     # s = 2048, h = 4096, a = 32: 5 a s / h = 80, so s h (34 + 80) bytes
     "fa_layer_activations": (64e9, 2048 * 4096 * 114, False),
     # Llama 3 8B, r = 16 on q, k, v, o: r (4096 + 4096) x 2 + r (4096 + 1024) x 2 per layer
+    # H100: 989e12 FLOP/s over 3.35e12 B/s; decode of one token through an h x h bf16 matrix,
+    # h = 8192: 2 h^2 FLOPs over 2 (h + h^2 + h) bytes = h / (h + 2)
+    "ca_ridge_point": (296.0, 989 / 3.35, False),
+    "ca_decode_intensity": (1.0, 8192 / 8194, True),
+    "ca_decode_share": (0.0034, 8192 / 8194 / (989 / 3.35), True),
+    # a batch B: intensity B h / (h + 2 B) >= R  <=>  B >= R h / (h - 2 R) = 318.2
+    "ca_decode_batch_ridge": (512, math.ceil(989 / 3.35 * 8192 / (8192 - 2 * 989 / 3.35)),
+                              False),
+    # 8192 tokens through an h -> 4h matrix: 2 m k n / (2 (m k + k n + m n)) = 4 h / 9
+    "ca_training_intensity": (3641.0, 4 * 8192 / 9, True),
+    # model card: 30.84M H100-hours at the lesson's $3.50; DeepSeek: 2.788M x $2
+    # 6 x 405e9 x 16e6 FLOPs over 13.327 s x 16,384 x 989e12 FLOP/s
+    "ca_mfu_two_ways": (0.180, 6 * 405e9 * 16e6 / (13.327 * 16384 * 989e12), True),
+    "fa_cost_llama": (100e6, 30.84e6 * 3.5, True),
+    "fa_cost_deepseek": (5.6e6, 2.788e6 * 2, True),
     "ca_lora_optimizer_states": (0.99, 1 - 32 * 16 * (2 * 8192 + 2 * 5120) / 8_030_261_248,
                                  True),
 }
@@ -137,7 +152,8 @@ def test_every_placeholder_resolves_and_prose_has_no_digits():
 def test_figures_have_units():
     for name, (value, unit) in claim_figures().items():
         assert name.startswith("claim.")
-        assert unit in ("bytes", "count", "fraction", "bytes_per_param", "ratio")
+        assert unit in ("bytes", "count", "fraction", "bytes_per_param", "ratio", "usd",
+                        "flop_per_byte")
         assert math.isfinite(value)
 
 

@@ -1,8 +1,9 @@
-"""The accelerator catalog."""
+"""The accelerator catalog: each datasheet figure, and the conversions derived by hand."""
 
 import pytest
 
 from distlesson.hardware import GPU, GPUS, get_gpu
+from distlesson.interconnects import INTERCONNECTS
 
 
 def test_h100_sxm_datasheet_values():
@@ -14,6 +15,7 @@ def test_h100_sxm_datasheet_values():
     assert gpu.fp8_dense_flops == 1979 * 10**12
     assert gpu.hbm_bandwidth == 3.35e12
     assert gpu.source and gpu.date
+    assert gpu.intra_node_link == "nvlink4" and gpu.gpus_per_node == 8
 
 
 def test_a100_80gb_has_no_fp8():
@@ -22,6 +24,54 @@ def test_a100_80gb_has_no_fp8():
     assert gpu.bf16_dense_flops == 624e12 / 2
     assert gpu.fp8_dense_flops is None
     assert gpu.hbm_bandwidth == 2.039e12
+    assert gpu.intra_node_link == "nvlink3"
+
+
+def test_h200_is_an_h100_with_more_memory():
+    h200, h100 = get_gpu("h200-sxm"), get_gpu("h100-sxm")
+    assert h200.memory_bytes == 141 * 10**9
+    assert h200.hbm_bandwidth == 4.8e12
+    assert (h200.bf16_dense_flops, h200.fp8_dense_flops) == (h100.bf16_dense_flops,
+                                                             h100.fp8_dense_flops)
+    assert h200.intra_node_link == "nvlink4"
+
+
+def test_b200_per_gpu_from_the_eight_gpu_board():
+    gpu = get_gpu("b200")
+    assert gpu.memory_bytes == 180 * 10**9  # 1,440 GB / 8
+    # board, with sparsity: bf16 36 PFLOPS, fp8 72 PFLOPS; per GPU dense: / 8 / 2
+    assert gpu.bf16_dense_flops == 2.25e15
+    assert gpu.fp8_dense_flops == 4.5e15
+    assert gpu.hbm_bandwidth == 8e12  # 64 TB/s / 8
+    assert "sparsity" in gpu.source and "dense" in gpu.source
+    assert gpu.intra_node_link == "nvlink5"
+
+
+def test_mi300x_dense_figures():
+    gpu = get_gpu("mi300x")
+    assert gpu.memory_bytes == 192 * 10**9
+    assert gpu.bf16_dense_flops == 1307.4e12
+    # AMD's own figure: about twice bf16 (2 x 1307.4 = 2614.8; AMD rounds each separately)
+    assert gpu.fp8_dense_flops == 2614.9e12
+    assert gpu.fp8_dense_flops / gpu.bf16_dense_flops == pytest.approx(2, rel=1e-4)
+    assert gpu.hbm_bandwidth == 5.3e12
+    assert gpu.intra_node_link == "infinity-fabric"
+
+
+def test_h800_is_an_h100_with_less_nvlink():
+    h800, h100 = get_gpu("h800-sxm"), get_gpu("h100-sxm")
+    for field in ("memory_bytes", "bf16_dense_flops", "fp8_dense_flops", "hbm_bandwidth"):
+        assert getattr(h800, field) == getattr(h100, field)
+    assert h800.intra_node.bandwidth == 400e9 / 2 < h100.intra_node.bandwidth == 900e9 / 2
+
+
+@pytest.mark.parametrize("gpu", list(GPUS.values()), ids=list(GPUS))
+def test_every_entry_is_sourced_and_its_link_resolves(gpu):
+    assert gpu.source and gpu.date[:2] == "20"
+    assert gpu.intra_node_link in INTERCONNECTS
+    assert gpu.intra_node is INTERCONNECTS[gpu.intra_node_link]
+    assert gpu.intra_node.scope == "node"
+    assert gpu.gpus_per_node == 8
 
 
 def test_catalog_keys_match():
@@ -29,10 +79,23 @@ def test_catalog_keys_match():
 
 
 def test_unknown_gpu_lists_allowed():
-    with pytest.raises(ValueError, match="allowed: h100-sxm, a100-80gb"):
+    with pytest.raises(ValueError, match="allowed: h100-sxm, a100-80gb, h200-sxm, b200"):
         get_gpu("h100")
 
 
-def test_gpu_validation():
-    with pytest.raises(ValueError, match="memory_bytes=0"):
-        GPU("x", "x", 0, 1e12, None, 1e12, "s", "2024-01")
+def _gpu(**changes):
+    fields = dict(key="x", display_name="x", memory_bytes=1e9, bf16_dense_flops=1e12,
+                  fp8_dense_flops=None, hbm_bandwidth=1e12, source="s", date="2024-01",
+                  intra_node_link="nvlink4")
+    return GPU(**(fields | changes))
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"memory_bytes": 0}, "memory_bytes=0"),
+    ({"fp8_dense_flops": -1.0}, "fp8_dense_flops=-1.0"),
+    ({"intra_node_link": "nvlink9"}, "interconnect='nvlink9' is not known; allowed: nvlink4"),
+    ({"gpus_per_node": 0}, "gpus_per_node=0 must be a positive integer"),
+])
+def test_gpu_validation(changes, message):
+    with pytest.raises(ValueError, match=message):
+        _gpu(**changes)

@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
-from . import activations, claims, layout, memory, pipeline
+from . import activations, claims, cost, layout, memory, mfu, pipeline, plan, roofline
 from ._common import Parser, Result, format_figure, resolve_placeholders
 
 __all__ = ["build_parser", "format_figure", "main", "resolve_placeholders"]
@@ -30,6 +30,14 @@ _SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
                layout.add, layout.run),
     "pipeline": ("a pipeline schedule simulated: step time, bubble, activations per stage",
                  pipeline.add, pipeline.run),
+    "roofline": ("a GPU's roofline: ridge point, and decode and training matmuls on it "
+                 "(Williams et al. 2009)", roofline.add, roofline.run),
+    "cost": ("the dollars of a training run, from GPU-hours or from FLOPs and MFU",
+             cost.add, cost.run),
+    "mfu": ("model FLOPs utilisation of a step: model FLOPs / (time x GPUs x peak)",
+            mfu.add, mfu.run),
+    "plan": ("every layout dp x tp x pp x cp of a cluster, ranked by estimated step time",
+             plan.add, plan.run),
     "claims": ("the sources' figures checked against the library", claims.add, claims.run),
 }
 

@@ -8,10 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from distlesson.claim import placeholders
+from distlesson.models import MODELS
 from distlesson.site.placeholders import PLACEHOLDER
 from distlesson.units import GB, MB, TB, parse_quantity
 
-__all__ = ["Parser", "Result", "format_figure", "number", "params_type", "positive_int",
+__all__ = ["Parser", "Result", "add_size", "format_figure", "number", "params_type",
+           "positive_int",
            "resolve_placeholders"]
 
 Result = tuple[dict[str, Any], str]
@@ -34,6 +36,13 @@ def params_type(text: str) -> int:
     if value <= 0 or value != int(value):
         raise argparse.ArgumentTypeError(f"--params={text!r} must be a positive whole number")
     return int(value)
+
+
+def add_size(parser: argparse.ArgumentParser, *, params_help: str) -> None:
+    """The model's size: ``--params`` (a count) or ``--model`` (a published architecture)."""
+    size = parser.add_mutually_exclusive_group(required=True)
+    size.add_argument("--params", type=params_type, help=params_help)
+    size.add_argument("--model", choices=list(MODELS), help="a published architecture")
 
 
 def positive_int(name: str) -> Callable[[str], int]:
@@ -74,7 +83,12 @@ def format_figure(value: float, unit: str) -> str:
         return f"{value:.4g} bytes"
     if unit == "ratio":
         return f"{value:.3g}x"
-    raise ValueError(f"unit={unit!r}; allowed: bytes, count, fraction, bytes_per_param, ratio")
+    if unit == "usd":
+        return f"${value / 1e6:,.4g}M"
+    if unit == "flop_per_byte":
+        return f"{value:,.4g} FLOP/byte"
+    raise ValueError(f"unit={unit!r}; allowed: bytes, count, fraction, bytes_per_param, ratio, "
+                     "usd, flop_per_byte")
 
 
 def resolve_placeholders(text: str, figures: Mapping[str, tuple[float, str]]) -> str:

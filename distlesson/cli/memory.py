@@ -8,20 +8,18 @@ from fractions import Fraction
 
 from distlesson.hardware import GPUS, get_gpu
 from distlesson.memory import Layout, check_layout, min_gpus, model_states, per_gpu_states
-from distlesson.models import MODELS, get_model
+from distlesson.models import get_model
 from distlesson.optimizers import OPTIMIZERS
 from distlesson.precision import PRESETS
 from distlesson.units import GB
 
-from ._common import Result, number, params_type, positive_int
+from ._common import Result, add_size, number, positive_int
 
 __all__ = ["add", "run"]
 
 
 def add(parser: argparse.ArgumentParser) -> None:
-    size = parser.add_mutually_exclusive_group(required=True)
-    size.add_argument("--params", type=params_type, help="parameter count, e.g. 70e9 or 70B")
-    size.add_argument("--model", choices=list(MODELS), help="a published architecture")
+    add_size(parser, params_help="parameter count, e.g. 70e9 or 70B")
     parser.add_argument("--optimizer", choices=list(OPTIMIZERS), default="adamw")
     parser.add_argument("--precision", choices=list(PRESETS), default="mixed")
     parser.add_argument("--dp", type=positive_int("--dp"), default=1, help="data parallel")

@@ -48,6 +48,11 @@ def _figure(name: str, value: float, unit: str) -> Figure:
         if name.endswith(".stated"):
             return Figure(name, value, "%", digits=_written_decimals(percent))
         return Figure(name, value, "%", digits=0 if percent == int(percent) else 1)
+    if unit == "usd":
+        return Figure(name, value, "M$", digits=1 if value < 1e7 else 0)
+    if unit == "flop_per_byte":
+        stated = name.endswith(".stated")
+        return Figure(name, value, "FLOP/B", digits=_written_decimals(value) if stated else 1)
     if unit == "ratio":
         stated = name.endswith(".stated")
         return Figure(name, value, "x", digits=_written_decimals(value) if stated else 2)

@@ -48,7 +48,11 @@ UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "B params": (1e9, {"en": "B", "ca": "mil\u00a0milions", "fa": "میلیارد"}),
     "TFLOP/s": (1e12, {"en": "TFLOP/s", "ca": "TFLOP/s", "fa": "TFLOP/s"}),
     "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "GB/s"}),
+    "TB/s": (1e12, {"en": "TB/s", "ca": "TB/s", "fa": "ترابایت بر ثانیه"}),
     "ms": (1e-3, {"en": "ms", "ca": "ms", "fa": "میلی‌ثانیه"}),
+    "FLOP/B": (1.0, {"en": "FLOP/byte", "ca": "FLOP/byte", "fa": "FLOP بر بایت"}),
+    "M$": (1e6, {"en": "million dollars", "ca": "milions de dòlars",
+                 "fa": "میلیون دلار"}),
     "s": (1.0, {"en": "s", "ca": "s", "fa": "ثانیه"}),
 }
 

@@ -26,6 +26,10 @@ _SOURCES: tuple[str, ...] = (
     "distlesson.pages.pipeline",
     "distlesson.pages.checkpointing",
     "distlesson.pages.savings",
+    "distlesson.pages.hardware",
+    "distlesson.pages.mfu",
+    "distlesson.pages.planning",
+    "distlesson.pages.costs",
     "distlesson.pages.claims_page",
     "distlesson.references",
 )

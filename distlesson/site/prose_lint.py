@@ -21,7 +21,7 @@ __all__ = ["ALLOWED_NAMES", "TypedNumber", "typed_numbers"]
 ALLOWED_NAMES: tuple[str, ...] = (
     r"(?:fp|FP|bf|BF|int|INT|float|bfloat|Float)(?:4|8|16|32|64)(?:Array)?",  # number formats
     r"e[45]m[23](?:fn)?",  # fp8 variants: exponent and mantissa bits
-    r"(?:GB|[ABHG])(?:100|200|800)(?: SXM| PCIe| NVL)?",  # NVIDIA GPUs (A100, H100, GB200)
+    r"(?:GB|[ABHG])(?:100|200|800)(?: SXM| PCIe| NVL| 80GB)?",  # NVIDIA GPUs (A100, H100, GB200)
     r"MI300X?",  # AMD GPU
     r"ZeRO-[0-3]",  # the stages of ZeRO
     r"ZB-H[12]",  # zero-bubble schedules
@@ -32,7 +32,7 @@ ALLOWED_NAMES: tuple[str, ...] = (
     r"[345]D",  # 3D, 4D and 5D parallelism
     r"8-bit",  # 8-bit Adam
     r"NVLink(?: [2-5])?",  # NVLink generations
-    r"PCIe(?: Gen ?[3-6])?",
+    r"PCIe(?: Gen ?[3-6]| [3-6]\.0)?(?: x16)?",  # PCIe generations and the x16 slot
     r"NDR400|HDR200",  # InfiniBand generations
     r"L[12](?= cache)",  # cache levels
     r"x86-64",

@@ -351,4 +351,99 @@ CLAIMS: dict[str, dict[str, str]] = {
             "pesos congelats continuen ocupant memòria."
         ),
     },
+    "ca_ridge_point": {
+        "source": "§5 (figura interactiva: el sostre del maquinari)",
+        "statement": "El colze de la H100 és a {{ claim.ca_ridge_point.stated }}.",
+        "why": (
+            "El pic dens en bf16 de la fitxa tècnica dividit per l'amplada de banda de memòria "
+            "dona {{ claim.ca_ridge_point.computed }}; la font divideix per la mateixa amplada "
+            "de banda un pic arrodonit a {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s."
+        ),
+    },
+    "ca_decode_intensity": {
+        "source": "§5 (figura interactiva: el sostre del maquinari)",
+        "statement": (
+            "En descodificar un token, el producte d'un vector per les matrius de pesos té una "
+            "intensitat igual a {{ claim.ca_decode_intensity.stated }}, no els dos FLOP per "
+            "byte que se citen sovint."
+        ),
+        "why": (
+            "Cada pes que es llegeix, dos bytes en bf16, serveix per a una multiplicació i una "
+            "suma; si també es compten el vector i la sortida que es mouen, la intensitat és "
+            "{{ claim.ca_decode_intensity.computed }}. Els dos que se citen sovint són per "
+            "paràmetre, no per byte."
+        ),
+    },
+    "ca_decode_share": {
+        "source": "§5 (figura interactiva: el sostre del maquinari)",
+        "statement": (
+            "Amb lots d'una sola seqüència, la GPU fa com a molt el "
+            "{{ claim.ca_decode_share.stated }} del que podria fer."
+        ),
+        "why": (
+            "El rendiment assolible és l'amplada de banda multiplicada per la intensitat, de "
+            "manera que la fracció del pic és la intensitat dividida pel colze: "
+            "{{ claim.ca_decode_share.computed }}."
+        ),
+    },
+    "ca_decode_batch_ridge": {
+        "source": "§5",
+        "statement": (
+            "La descodificació arriba al colze de la H100 amb uns "
+            "{{ claim.ca_decode_batch_ridge.stated }} tokens alhora."
+        ),
+        "why": (
+            "La intensitat d'un lot de descodificacions creix gairebé com el lot, de manera que "
+            "travessa el colze amb {{ claim.ca_decode_batch_ridge.computed }} seqüències per a "
+            "pesos d'aquesta amplada; la xifra de la font és la potència de dos següent."
+        ),
+    },
+    "ca_training_intensity": {
+        "source": "§5 (figura interactiva: el sostre del maquinari)",
+        "statement": (
+            "Un pas d'entrenament amb {{ claim.ca_training_intensity.tokens }} tokens arriba a "
+            "{{ claim.ca_training_intensity.stated }}."
+        ),
+        "why": (
+            "És la intensitat d'aquests tokens en una matriu de pesos que passa de l'amplada "
+            "del model a quatre vegades aquesta amplada: "
+            "{{ claim.ca_training_intensity.computed }}, molt per sobre del colze."
+        ),
+    },
+    "ca_mfu_two_ways": {
+        "source": "§4 (figura interactiva: on es perd el temps)",
+        "statement": (
+            "Sis FLOP per paràmetre i per token, per a {{ claim.ca_mfu_two_ways.params }} de "
+            "paràmetres i {{ claim.ca_mfu_two_ways.tokens }} tokens per pas, dividits pel temps "
+            "del pas i pel pic de {{ claim.ca_mfu_two_ways.gpus }} H100, donen un MFU del "
+            "{{ claim.ca_mfu_two_ways.stated }}."
+        ),
+        "why": (
+            "L'aritmètica és correcta: amb el pic dens en bf16 de la H100, en surt un "
+            "{{ claim.ca_mfu_two_ways.computed }}."
+        ),
+    },
+    "fa_cost_llama": {
+        "source": "exercicis",
+        "statement": (
+            "Entrenar Llama 3 405B va costar uns {{ claim.fa_cost_llama.stated }} en càlcul."
+        ),
+        "why": (
+            "Meta declara {{ claim.fa_cost_llama.gpu_hours }} hores de GPU H100 per a aquest "
+            "entrenament; al preu que la lliçó fixa per a cada hora d'una H100, això fa "
+            "{{ claim.fa_cost_llama.computed }}. A partir dels FLOP de l'article i de l'MFU que "
+            "declara, l'estimació és més baixa, de {{ claim.fa_cost_llama.low }} a "
+            "{{ claim.fa_cost_llama.high }}: les hores de GPU inclouen més coses que "
+            "l'entrenament final amb la millor utilització."
+        ),
+    },
+    "fa_cost_deepseek": {
+        "source": "exercicis",
+        "statement": "DeepSeek-V3 va costar uns {{ claim.fa_cost_deepseek.stated }}.",
+        "why": (
+            "Les hores de GPU H800 de l'informe, al preu de lloguer que suposa, donen "
+            "{{ claim.fa_cost_deepseek.computed }}, només per a l'entrenament final, no per a "
+            "la recerca que el va precedir."
+        ),
+    },
 }

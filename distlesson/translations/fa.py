@@ -339,4 +339,97 @@ CLAIMS: dict[str, dict[str, str]] = {
             " از حالت‌های بهینه‌ساز حذف می‌شود. وزن‌های منجمد در حافظه می‌مانند."
         ),
     },
+    "ca_ridge_point": {
+        "source": "بخش پنجم (ابزار تعاملی «سقف سخت‌افزار»)",
+        "statement": "نقطهٔ شکست H100 برابر {{ claim.ca_ridge_point.stated }} است.",
+        "why": (
+            "حداکثر توان چگال bf16 در برگهٔ مشخصات، تقسیم بر پهنای باند حافظه،"
+            " {{ claim.ca_ridge_point.computed }} می‌دهد؛ منبع حداکثر توانی را که به"
+            " {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s گرد شده بر همان پهنای باند تقسیم"
+            " می‌کند."
+        ),
+    },
+    "ca_decode_intensity": {
+        "source": "بخش پنجم (ابزار تعاملی «سقف سخت‌افزار»)",
+        "statement": (
+            "در تولید یک توکن، ضرب یک بردار در وزن‌ها شدت حسابی"
+            " {{ claim.ca_decode_intensity.stated }} دارد، نه عدد دو که اغلب نقل می‌شود."
+        ),
+        "why": (
+            "هر وزنی که خوانده می‌شود، یعنی دو بایت در bf16، فقط در یک ضرب و یک جمع به کار"
+            " می‌رود؛ با احتساب جابه‌جایی بردار و خروجی، شدت حسابی"
+            " {{ claim.ca_decode_intensity.computed }} است. آن عدد دو که اغلب نقل می‌شود به‌ازای"
+            " هر پارامتر است، نه به‌ازای هر بایت."
+        ),
+    },
+    "ca_decode_share": {
+        "source": "بخش پنجم (ابزار تعاملی «سقف سخت‌افزار»)",
+        "statement": (
+            "با دسته‌ای به اندازهٔ یک، GPU حداکثر {{ claim.ca_decode_share.stated }} از توانش را"
+            " به کار می‌گیرد."
+        ),
+        "why": (
+            "توان دست‌یافتنی برابر پهنای باند ضرب در شدت حسابی است، پس سهم آن از حداکثر توان"
+            " برابر است با شدت حسابی تقسیم بر نقطهٔ شکست: {{ claim.ca_decode_share.computed }}."
+        ),
+    },
+    "ca_decode_batch_ridge": {
+        "source": "بخش پنجم",
+        "statement": (
+            "تولید توکن وقتی به نقطهٔ شکست H100 می‌رسد که حدود"
+            " {{ claim.ca_decode_batch_ridge.stated }} توکن هم‌زمان پردازش شوند."
+        ),
+        "why": (
+            "شدت حسابی دسته‌ای از تولید توکن تقریباً هم‌پای اندازهٔ دسته بزرگ می‌شود، پس برای"
+            " وزن‌هایی با این پهنا در {{ claim.ca_decode_batch_ridge.computed }} دنباله از نقطهٔ"
+            " شکست می‌گذرد؛ عدد منبع توان بعدیِ دو است."
+        ),
+    },
+    "ca_training_intensity": {
+        "source": "بخش پنجم (ابزار تعاملی «سقف سخت‌افزار»)",
+        "statement": (
+            "یک گام آموزشی با {{ claim.ca_training_intensity.tokens }} توکن به شدت حسابی"
+            " {{ claim.ca_training_intensity.stated }} می‌رسد."
+        ),
+        "why": (
+            "این شدت حسابیِ عبور همین توکن‌ها از ماتریس وزنی است که پهنای مدل را به چهار برابر"
+            " آن می‌برد: {{ claim.ca_training_intensity.computed }}، بسیار بالاتر از نقطهٔ شکست."
+        ),
+    },
+    "ca_mfu_two_ways": {
+        "source": "بخش چهارم (ابزار تعاملی «زمان کجا می‌رود»)",
+        "statement": (
+            "شش FLOP به‌ازای هر پارامتر و هر توکن، برای {{ claim.ca_mfu_two_ways.params }}"
+            " پارامتر و {{ claim.ca_mfu_two_ways.tokens }} توکن در هر گام، تقسیم بر زمان گام و"
+            " حداکثر توان {{ claim.ca_mfu_two_ways.gpus }} H100، به MFU برابر"
+            " {{ claim.ca_mfu_two_ways.stated }} می‌رسد."
+        ),
+        "why": (
+            "حساب درست است: با حداکثر توان چگال bf16 در H100، حاصل"
+            " {{ claim.ca_mfu_two_ways.computed }} است."
+        ),
+    },
+    "fa_cost_llama": {
+        "source": "تمرین‌ها",
+        "statement": (
+            "هزینهٔ محاسباتی آموزش Llama 3 405B حدود {{ claim.fa_cost_llama.stated }} بود."
+        ),
+        "why": (
+            "Meta برای آن {{ claim.fa_cost_llama.gpu_hours }} ساعت GPU روی H100 گزارش می‌دهد؛"
+            " با قیمتی که درس برای هر ساعت کار یک H100 در نظر می‌گیرد، این می‌شود"
+            " {{ claim.fa_cost_llama.computed }}. اگر از FLOPهای مقاله و MFUای که گزارش کرده حساب"
+            " کنیم، تخمین کمتر است: {{ claim.fa_cost_llama.low }} تا"
+            " {{ claim.fa_cost_llama.high }}؛ آن ساعت‌ها چیزی بیش از اجرای نهایی با بهترین"
+            " بهره‌وری‌اش را در بر می‌گیرند."
+        ),
+    },
+    "fa_cost_deepseek": {
+        "source": "تمرین‌ها",
+        "statement": "آموزش DeepSeek-V3 حدود {{ claim.fa_cost_deepseek.stated }} هزینه داشت.",
+        "why": (
+            "ساعت‌های GPU روی H800 که گزارش فنی آورده، با قیمت اجاره‌ای که خودش فرض کرده،"
+            " {{ claim.fa_cost_deepseek.computed }} می‌شوند، آن هم فقط برای اجرای نهایی آموزش، نه"
+            " پژوهش‌های پیش از آن."
+        ),
+    },
 }

@@ -1,0 +1,269 @@
+"""Chapter section "MFU: where the time goes": one step of Llama 3.1 405B, term by term.
+
+The step is :mod:`distlesson.step_time`'s seven terms for the chapter's scenario below; MFU
+is read off them and, independently, from the FLOPs (:mod:`distlesson.mfu`). The Catalan
+chapter's widget showed its own split of such a step; :data:`CATALAN_WIDGET` keeps its
+figures (inputs from a source, not results) so that the page can compare.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from distlesson.cost import get_reported_run
+from distlesson.memory import Layout
+from distlesson.models import get_model
+from distlesson.parallel_layout import Workload
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.numbers import format_scientific as scientific
+from distlesson.render.svg import stacked_barh
+from distlesson.render.tables import Table, markdown_table
+from distlesson.step_time import (
+    TERMS,
+    Cluster,
+    StepEstimate,
+    StepInputs,
+    estimate_step,
+    fix_largest,
+)
+
+__all__ = ["CATALAN_WIDGET", "compare_table", "exercise_table", "figures", "llama405_step",
+           "step_bar", "terms_table", "two_ways_table"]
+
+# --- the scenario: each input with its source, or marked as a modelling choice ------------
+MODEL = "llama3-405b"
+LAYOUT = Layout(tp=8, pp=16, dp=128, zero=1)
+"""Llama 3 (Grattafiori et al. 2024), section 3.3.2, Table 4: TP 8 inside a node, PP 16,
+DP 128 on 16,384 H100s; ZeRO-1 as in the parallelism chapter."""
+WORKLOAD = Workload(seq_len=8192, micro_batch=1, global_batch=2048, recompute="full")
+"""16M-token batches, 2048 sequences of 8192 (Llama 3, section 3.4.1); micro-batches of
+one sequence, hence m = 2048 / 128 = 16 per pipeline; full recomputation (the chapter's
+choice: it keeps the activations small)."""
+CLUSTER = Cluster(gpu="h100-sxm", num_gpus=16_384, gpus_per_node=8, intra_link="nvlink4",
+                  inter_link="ib-ndr")
+DATA_STALL = 0.2
+"""Seconds per step waiting for data: a modelling choice (Llama 3 reports no figure)."""
+KERNEL_EFFICIENCY = StepInputs().kernel_efficiency
+"""Fraction of the dense bf16 peak the step's kernels reach while computing: the step
+model's default, a modelling choice (see :class:`~distlesson.step_time.StepInputs`)."""
+SCHEDULE, CHUNKS = "interleaved", 4
+"""Llama 3's pipeline runs an interleaved schedule (section 3.3.2); four chunks of two layers
+per stage is our choice."""
+INPUTS = StepInputs(data_stall=DATA_STALL, kernel_efficiency=KERNEL_EFFICIENCY,
+                    schedule=SCHEDULE, chunks=CHUNKS)
+"""Overlaps and failures: :class:`~distlesson.step_time.StepInputs`' defaults."""
+
+RULES_OF_THUMB = {"good_low": 0.35, "good_high": 0.55, "trouble": 0.25}
+"""The Catalan chapter's section 4: 35-55 % is good for large dense training, below 25 %
+there is a problem (inputs from a source)."""
+
+CATALAN_WIDGET = {"useful": 0.18, "below_peak": 0.22, "recompute": 0.13, "bubble": 0.23,
+                  "exposed_comm": 0.13, "data": 0.03, "failures": 0.07, "mfu": 0.180,
+                  "step_time": 13.327}
+"""The Catalan chapter's widget (shares of the step, MFU, seconds per step): a source's figures."""
+
+_TERMS = {
+    "useful": {"en": "Useful compute at peak", "ca": "Càlcul útil al pic",
+               "fa": "محاسبهٔ مفید با توان اوج"},
+    "below_peak": {"en": "Kernels below peak", "ca": "Kernels per sota del pic",
+                   "fa": "کرنل‌های کمتر از اوج"},
+    "recompute": {"en": "Recomputed forward (checkpointing)",
+                  "ca": "Forward recalculat (checkpointing)",
+                  "fa": "تکرار گذر رو به جلو (بازمحاسبه)"},
+    "bubble": {"en": "Pipeline bubble", "ca": "Bombolla del pipeline", "fa": "حباب خط لوله"},
+    "exposed_comm": {"en": "Exposed communication", "ca": "Comunicació no amagada",
+                     "fa": "ارتباط پنهان‌نشده"},
+    "data": {"en": "Waiting for data", "ca": "Esperant dades", "fa": "انتظار برای داده"},
+    "failures": {"en": "Failures and restarts", "ca": "Fallades i reinicis",
+                 "fa": "خرابی‌ها و راه‌اندازی دوباره"},
+}
+_REMEDIES = {
+    "useful": {"en": "—", "ca": "—", "fa": "—"},
+    "below_peak": {
+        "en": "fused kernels, FlashAttention, fp8, matrix shapes that fill the tensor cores",
+        "ca": "kernels fusionats, FlashAttention, fp8, matrius amb formes que omplin els "
+              "tensor cores",
+        "fa": "کرنل‌های ادغام‌شده، FlashAttention، fp8، ابعادی از ماتریس که هسته‌های تانسوری "
+              "را پر کند"},
+    "recompute": {
+        "en": "selective recomputation: recompute only what is cheap to redo",
+        "ca": "recàlcul selectiu: tornar a calcular només allò que surt barat",
+        "fa": "بازمحاسبهٔ گزینشی: فقط آنچه دوباره‌ساختنش ارزان است"},
+    "bubble": {
+        "en": "more micro-batches, an interleaved or zero-bubble schedule, fewer stages",
+        "ca": "més microlots, una planificació intercalada o de bombolla zero, menys etapes",
+        "fa": "ریزدسته‌های بیشتر، زمان‌بندی درهم‌تنیده یا بدون حباب، مراحل کمتر"},
+    "exposed_comm": {
+        "en": "overlap it with compute, keep TP inside the node, avoid ZeRO-3 across nodes",
+        "ca": "solapar-la amb el càlcul, mantenir el TP dins del node, evitar ZeRO-3 entre "
+              "nodes",
+        "fa": "هم‌پوشانی با محاسبه، نگه داشتن TP درون گره، پرهیز از ZeRO-3 میان گره‌ها"},
+    "data": {
+        "en": "asynchronous prefetching, more reader workers, pre-tokenised data",
+        "ca": "precàrrega asíncrona, més fils de lectura, dades ja tokenitzades",
+        "fa": "پیش‌واکشی ناهمگام، کارگرهای خواندن بیشتر، داده‌های از پیش توکن‌شده"},
+    "failures": {
+        "en": "asynchronous checkpoints at Young's interval, finding bad nodes automatically, "
+              "fast restarts",
+        "ca": "checkpoints asíncrons a l'interval de Young, detecció automàtica de nodes "
+              "defectuosos, reinicis ràpids",
+        "fa": "چک‌پوینت ناهمگام با بازهٔ یانگ، شناسایی خودکار گره‌های معیوب، راه‌اندازی "
+              "دوبارهٔ سریع"},
+}
+_LABELS = {
+    "term": {"en": "Term", "ca": "Terme", "fa": "جزء"},
+    "seconds": {"en": "Seconds", "ca": "Segons", "fa": "ثانیه"},
+    "share": {"en": "Share of the step", "ca": "Part del pas", "fa": "سهم از گام"},
+    "remedy": {"en": "What to do about it", "ca": "Què s'hi pot fer", "fa": "چه می‌توان کرد"},
+    "way": {"en": "Way", "ca": "Camí", "fa": "راه"},
+    "computation": {"en": "Computation", "ca": "Càlcul", "fa": "محاسبه"},
+    "from_terms": {"en": "From the terms: useful / step", "ca": "Dels termes: útil / pas",
+                   "fa": "از اجزا: مفید / گام"},
+    "from_flops": {"en": "From the FLOPs: model FLOPs / (step × GPUs × peak)",
+                   "ca": "Dels FLOPs: FLOPs del model / (pas × GPU × pic)",
+                   "fa": "از FLOPها: FLOPهای مدل / (گام × GPUها × اوج)"},
+    "rank": {"en": "Rank", "ca": "Ordre", "fa": "رتبه"},
+    "before": {"en": "Now", "ca": "Ara", "fa": "اکنون"},
+    "after": {"en": "After removing the largest", "ca": "Després de treure el més gran",
+              "fa": "پس از حذف بزرگ‌ترین"},
+    "ours": {"en": "This model", "ca": "Aquest model", "fa": "این مدل"},
+    "widget": {"en": "Catalan chapter's widget", "ca": "Giny del capítol en català",
+               "fa": "ابزارک فصل به زبان کاتالان"},
+    "step_row": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
+    "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
+    "bar": {"en": "Llama 3.1 405B, one step", "ca": "Llama 3.1 405B, un pas",
+            "fa": "Llama 3.1 405B، یک گام"},
+    "title": {"en": "Where a step's time goes", "ca": "On va el temps d'un pas",
+              "fa": "زمان یک گام کجا می‌رود"},
+}
+
+
+def _t(key: str, locale: str) -> str:
+    return _LABELS[key][locale]
+
+
+@functools.cache
+def llama405_step() -> StepEstimate:
+    """The chapter's step: Llama 3.1 405B on 16,384 H100s, tp 8 x pp 16 x dp 128."""
+    return estimate_step(get_model(MODEL), LAYOUT, WORKLOAD, CLUSTER, INPUTS)
+
+
+def _seconds(value: float, locale: str) -> str:
+    return format_quantity(value, "s", locale, digits=2)
+
+
+def step_bar(locale: str) -> str:
+    """One horizontal bar: the step's seven terms stacked, useful first."""
+    b = llama405_step().breakdown
+    stacks = [(_TERMS[t][locale], [getattr(b, t)]) for t in TERMS]
+    return stacked_barh([_t("bar", locale)], stacks, xlabel=_t("axis", locale), locale=locale,
+                        tick_format=lambda x: format_number(x, locale), name=f"mfu-bar-{locale}",
+                        title=_t("title", locale),
+                        total_format=lambda x: _seconds(x, locale))
+
+
+def terms_table(locale: str) -> str:
+    """Each term: seconds, share of the step, and what to do about it; largest loss first."""
+    b = llama405_step().breakdown
+    shares = b.shares()
+    order = ("useful", *(t for t, _ in b.ranked()))
+    rows = tuple((_TERMS[t][locale], _seconds(getattr(b, t), locale),
+                  format_percent(shares[t], locale, digits=1), _REMEDIES[t][locale])
+                 for t in order)
+    rows += ((f"**{_t('step_row', locale)}**", f"**{_seconds(b.total, locale)}**",
+              f"**{format_percent(1, locale)}**", ""),)
+    headers = tuple(_t(k, locale) for k in ("term", "seconds", "share", "remedy"))
+    return markdown_table(Table(headers, rows, (False, True, True, False)), locale)
+
+
+def two_ways_table(locale: str) -> str:
+    """MFU from the terms and from the FLOPs: the same number, computed two ways."""
+    step = llama405_step()
+    b = step.breakdown
+    gpus, peak = step.gpus, step.model.peak_flops
+    by_terms = f"{_seconds(b.useful, locale)} / {_seconds(b.total, locale)}"
+    by_flops = (f"{scientific(float(step.flops.model), locale, digits=2)} / "
+                f"({_seconds(b.total, locale)} × {format_number(gpus, locale)} × "
+                f"{format_quantity(peak, 'TFLOP/s', locale)})")
+    rows = ((_t("from_terms", locale), by_terms, format_percent(b.mfu, locale, digits=2)),
+            (_t("from_flops", locale), by_flops,
+             format_percent(step.mfu_from_flops, locale, digits=2)))
+    headers = (_t("way", locale), _t("computation", locale), "MFU")
+    return markdown_table(Table(headers, rows, (False, False, True)), locale)
+
+
+def _fixed():
+    step = llama405_step()
+    term, model = fix_largest(step.model)
+    return term, model.breakdown()
+
+
+def exercise_table(locale: str) -> str:
+    """The losses ranked now, and after removing the largest at its cause."""
+    before = llama405_step().breakdown
+    _, after = _fixed()
+    now, then = before.ranked(), after.ranked()
+    shares_now, shares_then = before.shares(), after.shares()
+    rows = []
+    for i, ((a, _), (b, _)) in enumerate(zip(now, then, strict=True), 1):
+        rows.append((format_number(i, locale),
+                     f"{_TERMS[a][locale]}: {format_percent(shares_now[a], locale, digits=1)}",
+                     f"{_TERMS[b][locale]}: {format_percent(shares_then[b], locale, digits=1)}"))
+    rows.append(("MFU", format_percent(before.mfu, locale, digits=1),
+                 format_percent(after.mfu, locale, digits=1)))
+    headers = (_t("rank", locale), _t("before", locale), _t("after", locale))
+    return markdown_table(Table(headers, tuple(rows), (True, False, False)), locale)
+
+
+def compare_table(locale: str) -> str:
+    """Our shares beside the Catalan widget's, term by term, then MFU and step time."""
+    b = llama405_step().breakdown
+    shares = b.shares()
+    rows = [(_TERMS[t][locale], format_percent(shares[t], locale, digits=1),
+             format_percent(CATALAN_WIDGET[t], locale)) for t in TERMS]
+    rows.append(("MFU", format_percent(b.mfu, locale, digits=1),
+                 format_percent(CATALAN_WIDGET["mfu"], locale, digits=1)))
+    rows.append((_t("step_row", locale), _seconds(b.total, locale),
+                 _seconds(CATALAN_WIDGET["step_time"], locale)))
+    headers = (_t("term", locale), _t("ours", locale), _t("widget", locale))
+    return markdown_table(Table(headers, tuple(rows), (False, True, True)), locale)
+
+
+def figures() -> list[Figure]:
+    """The numbers the section's prose quotes."""
+    step = llama405_step()
+    b, model = step.breakdown, step.model
+    failures = INPUTS.failures
+    shares = b.shares()
+    term, after = _fixed()
+    llama3 = get_reported_run("llama3-405b").mfu_range
+    result = [
+        *(Figure(f"mfu.{name}", value, "%") for name, value in RULES_OF_THUMB.items()),
+        Figure("mfu.llama3_mfu_low", llama3[0], "%"),
+        Figure("mfu.llama3_mfu_high", llama3[1], "%"),
+        Figure("mfu.gpus", step.gpus),
+        Figure("mfu.tp", LAYOUT.tp), Figure("mfu.pp", LAYOUT.pp), Figure("mfu.dp", LAYOUT.dp),
+        Figure("mfu.microbatches", step.num_microbatches),
+        Figure("mfu.tokens", WORKLOAD.global_batch * WORKLOAD.seq_len, "M params", digits=1),
+        Figure("mfu.kernel_efficiency", model.kernel_efficiency, "%"),
+        Figure("mfu.dp_overlap", INPUTS.overlap.dp, "%"),
+        Figure("mfu.data_stall", DATA_STALL, "s", digits=1),
+        Figure("mfu.mtbf_hours", 1 / (failures.per_gpu_hour * step.gpus), digits=1),
+        Figure("mfu.checkpoint_minutes", failures.interval(step.gpus) / 60, digits=1),
+        Figure("mfu.restart_minutes", failures.restart_time / 60, digits=0),
+        Figure("mfu.step_time", b.total, "s", digits=2),
+        Figure("mfu.ideal", b.useful, "s", digits=2),
+        Figure("mfu.mfu", b.mfu, "%", digits=1),
+        Figure("mfu.mfu_from_flops", step.mfu_from_flops, "%", digits=1),
+        Figure("mfu.bubble_over_busy", model.idle_over_busy, "%", digits=1),
+        Figure("mfu.mfu_after_fix", after.mfu, "%", digits=1,
+               doc=f"after removing the largest loss ({term})"),
+        Figure("mfu.widget_mfu", CATALAN_WIDGET["mfu"], "%", digits=1, doc="a source's figure"),
+        Figure("mfu.widget_step", CATALAN_WIDGET["step_time"], "s", digits=2,
+               doc="a source's figure"),
+    ]
+    for t in TERMS:
+        result.append(Figure(f"mfu.{t}_s", getattr(b, t), "s", digits=2))
+        result.append(Figure(f"mfu.{t}_share", shares[t], "%", digits=1))
+    return result

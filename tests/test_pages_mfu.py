@@ -1,0 +1,101 @@
+"""The MFU section: the 405B step's seven terms, each derived by hand."""
+
+import math
+
+import pytest
+
+from distlesson.pages import mfu as page
+from distlesson.step_time import TERMS
+
+N405 = 405_853_388_800
+H, F, L, S, V = 16384, 53248, 126, 8192, 128256
+TOKENS = 2048 * 8192
+GPUS, PEAK, NVLINK, IB = 16384, 989e12, 450e9, 50e9
+LAYER_WEIGHTS = 2 * H * H + 2 * 1024 * H + 3 * H * F  # q, o; k, v (8 heads of 128); MLP
+ACT = S * H * 2  # one bf16 activation of a micro-batch
+
+
+def figure(name):
+    return {f.name: f for f in page.figures()}[name].value
+
+
+@pytest.fixture(scope="module")
+def b():
+    return page.llama405_step().breakdown
+
+
+def test_compute_terms_by_hand(b):
+    model_flops = (6 * (L * LAYER_WEIGHTS + V * H) + 12 * L * S * H) * TOKENS
+    useful = model_flops / GPUS / PEAK
+    assert b.useful == pytest.approx(useful, rel=1e-12)
+    assert b.below_peak == pytest.approx(useful * (1 / 0.6 - 1), rel=1e-12)  # kernels at 60 %
+    recompute = L * (2 * LAYER_WEIGHTS + 4 * S * H) * TOKENS / GPUS  # one forward, no head
+    assert b.recompute == pytest.approx(recompute / (0.6 * PEAK), rel=1e-12)
+    # interleaved, p = 16, v = 4, m = 2048 / 128 = 16: idle / busy = (p - 1) / (v m) = 15 / 64
+    assert figure("mfu.microbatches") == 16
+    assert b.bubble == pytest.approx((b.useful + b.below_peak + b.recompute) * 15 / 64,
+                                     rel=1e-12)
+
+
+def test_communication_by_hand(b):
+    layers, m = math.ceil(L / 16), 16
+    tp = 6 * 2 * 7 / 8 * ACT * layers * m / NVLINK  # six all-reduces (forward replayed)
+    pp = 4 * 2 * ACT / 8 * m / IB  # between nodes; four chunks: each micro-batch crosses 4x
+    grads = weights = 2 * N405 / 128  # bf16, over tp x pp
+    dp = 127 / 128 * (grads + weights) / IB * (1 - 0.8)  # ZeRO-1, 80 % hidden
+    assert b.exposed_comm == pytest.approx(tp + pp + dp, rel=1e-12)
+
+
+def test_data_and_failures_by_hand(b):
+    assert b.data == 0.2
+    mtbf = 54 * 24 * 3600 / 419  # Llama 3: 419 interruptions in 54 days, whole job
+    assert figure("mfu.mtbf_hours") == pytest.approx(mtbf / 3600, rel=1e-12)
+    interval = math.sqrt(2 * 20 * mtbf)  # Young 1974
+    overhead = (300 + interval / 2) / mtbf + 20 / interval
+    assert b.failures == pytest.approx((b.total - b.failures) * overhead, rel=1e-12)
+
+
+def test_mfu_two_ways_agree(b):
+    step = page.llama405_step()
+    assert b.mfu == pytest.approx(float(step.flops.model) / (b.total * GPUS * PEAK), rel=1e-14)
+    assert figure("mfu.mfu") == pytest.approx(figure("mfu.mfu_from_flops"), rel=1e-14)
+    assert sum(figure(f"mfu.{t}_share") for t in TERMS) == pytest.approx(1, rel=1e-12)
+
+
+def test_comparison_with_the_widget(b):
+    # computed, not tuned: the interleaved schedule's bubble is smaller than the widget's,
+    # and the kernels below peak lead
+    assert b.ranked()[0][0] == "below_peak"
+    assert b.shares()["bubble"] < page.CATALAN_WIDGET["bubble"]
+    assert b.mfu != pytest.approx(page.CATALAN_WIDGET["mfu"], abs=0.01)
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "fa"])
+def test_tables(locale):
+    terms = page.terms_table(locale).splitlines()
+    assert len(terms) == 2 + len(TERMS) + 1
+    two = [row.split("|") for row in page.two_ways_table(locale).splitlines()[2:]]
+    assert two[0][-2] == two[1][-2]  # the same MFU, both ways
+    exercise = page.exercise_table(locale).splitlines()
+    assert len(exercise) == 2 + 6 + 1
+    assert page._TERMS["below_peak"][locale] in exercise[-2]  # the removed term comes last
+    assert len(page.compare_table(locale).splitlines()) == 2 + len(TERMS) + 2
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "fa"])
+def test_bar(locale):
+    svg = page.step_bar(locale)
+    assert svg.startswith("<svg") and 'class="dl-plot"' in svg
+    for term in TERMS:
+        assert page._TERMS[term][locale] in svg
+
+
+def test_fixing_the_largest_term_first():
+    # kernels at the peak: no time below it, and the recomputed forward and the bubble,
+    # which scale with the compute time, shrink by the same factor 0.6
+    term, after = page._fixed()
+    before = page.llama405_step().breakdown
+    assert term == "below_peak" and after.below_peak == 0
+    assert after.recompute == pytest.approx(before.recompute * 0.6, rel=1e-12)
+    assert after.useful == before.useful
+    assert figure("mfu.mfu_after_fix") == pytest.approx(after.useful / after.total, rel=1e-12)
