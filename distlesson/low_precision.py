@@ -8,9 +8,11 @@ than on a formula about them:
 - small gradients underflow to zero in fp16 unless the loss is scaled first (same source,
   section 3.2);
 - a matrix product with fp8 inputs (per-tensor scaling) loses little when it accumulates in
-  fp32, as tensor cores do, and much more when the running sum itself is rounded to a
-  16-bit format at every step (Micikevicius et al. 2022, "FP8 Formats for Deep Learning";
-  DeepSeek-V3 report, section 3.3, on accumulation precision).
+  fp32 and much more when the running sum itself is rounded to a narrower format at every
+  step (Micikevicius et al. 2022, "FP8 Formats for Deep Learning"). On Hopper the fp8
+  tensor cores keep only about 14 bits in their accumulator, which is why DeepSeek-V3
+  (report, section 3.3.2) copies partial sums to fp32 every 128 elements; bf16's 8 bits
+  here exaggerate the effect in the same direction.
 """
 
 from __future__ import annotations
@@ -119,8 +121,8 @@ def fp8_matmul_error(a: np.ndarray, b: np.ndarray, *, fmt: str = "fp8-e4m3",
 
     Inputs are scaled per tensor to the format's range, cast, and the products summed over
     the inner dimension one term at a time with the running sum rounded to ``accumulate``
-    after every addition (fp32 as tensor cores do, or a 16-bit format to show why they do
-    not). Shapes: a (m, k), b (k, n). Units: a fraction.
+    after every addition (fp32, or bf16 to show what a narrow accumulator costs).
+    Shapes: a (m, k), b (k, n). Units: a fraction.
     """
     if accumulate not in ("fp32", "bf16"):
         raise ValueError(f"accumulate={accumulate!r}; allowed: fp32, bf16 (a 16-bit float with "

@@ -116,9 +116,13 @@ def step_communication(arch: Architecture, layout: Layout, workload: Workload) -
     local tokens; A = s b h x 2 bytes, one activation; G and W the GPU's gradient and weight
     bytes before ZeRO, i.e. the model's divided by t p):
 
-    - dp: ZeRO 0: all-reduce of G, 2(d-1)/d G; ZeRO 1 and 2: reduce-scatter of G and
-      all-gather of W, (d-1)/d (G + W); ZeRO 3: two all-gathers of W (forward, backward)
-      and one reduce-scatter of G, (d-1)/d (G + 2W). Rajbhandari et al. 2020, section 7.
+    - dp: ZeRO 0: all-reduce of G once per step (gradients accumulate locally over the m
+      micro-batches), 2(d-1)/d G; ZeRO 1: reduce-scatter of G once and all-gather of W,
+      (d-1)/d (G + W); ZeRO 2: the gradients are sharded, so there is no full buffer to
+      accumulate into and each micro-batch's gradient is reduce-scattered (as DeepSpeed
+      does), (d-1)/d (m G + W); ZeRO 3: also the weights are gathered before each micro-
+      batch's forward and backward, (d-1)/d m (G + 2W). Rajbhandari et al. 2020, section 7
+      (for m = 1).
     - tp: per layer two all-reduces of A forward and two backward, plus two more when full
       recomputation reruns the forward: 2(t-1)/t A each (Shoeybi et al. 2019; with sequence
       parallelism the all-gather + reduce-scatter pair moves the same bytes, Korthikanti
@@ -139,11 +143,13 @@ def step_communication(arch: Architecture, layout: Layout, workload: Workload) -
     d = layout.dp
     if layout.zero == 0:
         dp = ring_bytes("all_reduce", 1, d) * grads
-    elif layout.zero in (1, 2):
-        dp = ring_bytes("reduce_scatter", 1, d) * grads + ring_bytes("all_gather", 1, d) * weights
     else:
-        gathers = 2 * ring_bytes("all_gather", 1, d) * weights  # before forward and backward
-        dp = ring_bytes("reduce_scatter", 1, d) * grads + gathers
+        # stage 2 and 3 keep no full gradient: reduce-scatter every micro-batch's gradient
+        scatters = m if layout.zero >= 2 else 1
+        # stage 3 gathers the weights before every micro-batch's forward and backward
+        gathers = 2 * m if layout.zero == 3 else 1
+        dp = (scatters * ring_bytes("reduce_scatter", 1, d) * grads
+              + gathers * ring_bytes("all_gather", 1, d) * weights)
     if workload.seq_len % layout.cp:
         raise ValueError(f"cp={layout.cp} must divide seq_len={workload.seq_len}")
     local_tokens = workload.seq_len // layout.cp * workload.micro_batch

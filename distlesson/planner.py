@@ -146,10 +146,12 @@ class _Search:
               if layers > 1 else Fraction(0))
         return flat.tp / layers, flat.cp / layers, pp
 
-    def _dp_bytes(self, dp: int, zero: int) -> Fraction:
-        """The dp bytes of the whole model's states (divided by tp x pp where used)."""
+    def _dp_bytes(self, dp: int, zero: int, m: int) -> Fraction:
+        """The dp bytes of the whole model's states (divided by tp x pp where used), for m
+        micro-batches per replica (ZeRO 2 and 3 communicate at every micro-batch)."""
         layout = Layout(dp=dp, zero=zero)
-        return step_communication(self.arch, layout, self._workload(dp * self.mb, "none")).dp
+        workload = self._workload(dp * self.mb * m, "none")
+        return step_communication(self.arch, layout, workload).dp
 
     def rule(self, tp: int, pp: int, cp: int) -> tuple[str, str] | None:
         """The first rule (tp, pp, cp) breaks, as (reason, message), or None."""
@@ -207,7 +209,7 @@ class _Search:
         tokens = dp * m * self.mb * self.seq
         tp_layer, cp_layer, pp_mb = self.traffic(tp, cp, recompute)
         layers = -(-self.arch.num_layers // pp) * m
-        sent = DimensionTimes(dp=float(self.dp_bytes(dp, layout.zero)) / (tp * pp),
+        sent = DimensionTimes(dp=float(self.dp_bytes(dp, layout.zero, m)) / (tp * pp),
                               tp=float(tp_layer) * layers, cp=float(cp_layer) * layers,
                               pp=float(pp_mb) * m * v if pp > 1 else 0.0)
         comm = exposed_comm(sent, link_bandwidths(self.cluster, layout), self.inputs.overlap)

@@ -35,7 +35,8 @@ def test_zero3_data_parallel(capsys):
     out = _json(capsys, "layout", "--model", "llama3-70b", "--dp", "16", "--zero", "3",
                 "--global-batch", "128", "--recompute", "selective")
     assert out["states_bytes"] == N70
-    assert out["communication"]["dp"] == 3 * 15 * 2 * N70 // 16
+    # 8 micro-batches, each with two weight gathers and a gradient reduce-scatter
+    assert out["communication"]["dp"] == 8 * 3 * 15 * 2 * N70 // 16
 
 
 def test_text_output_names_every_dimension(capsys):

@@ -24,11 +24,11 @@ def test_published_runs_by_hand():
 
 
 def test_exercise_by_hand():
-    # Llama 3 8B, 0.16e12 tokens: 6 N T FLOPs at 40 % of an H100, at $3.50 an hour
+    # Llama 3 8B, 20 tokens per parameter: 6 N T FLOPs at 40 % of an H100, at $3.50 an hour
     n = 8_030_261_248
-    hours = 6 * n * 0.16e12 / (0.4 * 989e12) / 3600
-    _, _, flops, per_gpu = costs._exercise_rows()[0]
-    assert flops == 6 * n * 0.16e12
+    hours = 6 * n * 20 * n / (0.4 * 989e12) / 3600
+    _, tokens, flops, per_gpu = costs._exercise_rows()[0]
+    assert tokens == 20 * n and flops == 6 * n * 20 * n
     assert per_gpu["h100-sxm"] == pytest.approx((hours, hours * 3.5))
 
 

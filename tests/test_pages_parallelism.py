@@ -25,8 +25,10 @@ def value(name):
     ("par.zero2_limit", 16 / 2),
     ("par.zero3_per_gpu", N70),  # 16 N bytes over 16 GPUs
     ("par.dp_comm", 2 * 15 / 16 * 2 * N70),
-    ("par.zero3_comm", 3 * 15 / 16 * 2 * N70),
-    ("par.zero3_over_dp", 1.5),
+    ("par.zero3_comm", 8 * 3 * 15 / 16 * 2 * N70),  # 8 micro-batches per replica
+    ("par.zero3_over_dp", 1.5),  # one micro-batch per step: 3 Psi against 2 Psi
+    ("par.zero3_over_dp_accumulating", 8 * 3 / 2),
+    ("par.zero2_over_dp_accumulating", (8 + 1) / 2),
     ("par.activations_full_recompute", 2 * 8192 * 8192 * 80),  # layer inputs, 80 layers
     # tp 8 x dp 2: 64 micro-batches, 6 all-reduces per layer with full recompute, 80 layers
     ("par.tp_comm", 6 * 2 * 7 / 8 * ACT * 80 * 64),

@@ -27,18 +27,26 @@ def test_dp_replicates_and_zero3_divides_exactly(dp):
 
 
 def test_dp_traffic_by_hand():
-    # bf16 gradients and weights: G = W = 2 N bytes
-    g = 2 * N70
-    for zero, factor in ((0, 2), (1, 2), (2, 2), (3, 3)):
+    # bf16 gradients and weights: G = W = 2 N bytes; 128 sequences over 16 replicas: m = 8
+    g, m = 2 * N70, 8
+    # stage 0 and 1 accumulate gradients locally and reduce once; stage 2 reduce-scatters
+    # every micro-batch; stage 3 also gathers the weights twice per micro-batch
+    for zero, units in ((0, 2), (1, 2), (2, m + 1), (3, 3 * m)):
         comm = step_communication(L70, Layout(dp=16, zero=zero), STEP)
-        assert comm.dp == factor * Fraction(15, 16) * g
+        assert comm.dp == units * Fraction(15, 16) * g
         assert comm.tp == comm.pp == comm.cp == 0
+    # one micro-batch per step: Rajbhandari et al.'s 2 Psi, 2 Psi, 2 Psi and 3 Psi
+    one = Workload(seq_len=8192, micro_batch=8, global_batch=128)
+    for zero, units in ((0, 2), (1, 2), (2, 2), (3, 3)):
+        assert step_communication(L70, Layout(dp=16, zero=zero), one).dp == (
+            units * Fraction(15, 16) * g)
 
 
 def test_fp32_grads_cost_more_than_bf16_weights_in_zero():
     step = Workload(seq_len=8192, micro_batch=1, global_batch=128, precision="mixed-fp32-grads")
     comm = step_communication(L70, Layout(dp=4, zero=2), step)
-    assert comm.dp == Fraction(3, 4) * (4 * N70 + 2 * N70)
+    m = 128 // 4  # micro-batches per replica, each reduce-scattered in fp32
+    assert comm.dp == Fraction(3, 4) * (m * 4 * N70 + 2 * N70)
 
 
 def test_tp_traffic_by_hand():

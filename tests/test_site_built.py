@@ -54,7 +54,8 @@ def test_persian_pages_show_no_latin_digits_in_prose(site, page):
     text = re.sub(r"<(code|pre|svg|script|style|a)\b.*?</\1>", " ", article, flags=re.S)
     text = re.sub(r"<[^>]+>|&[a-z#0-9]+;", " ", text)
     # the names the prose lint allows (fp32, H100, 1F1B...), plus the venues of citations
-    venues = r"arXiv:\d+\.\d+|SC\d+|(?:ICLR|NeurIPS|ICML|MLSys|VLDB|USENIX ATC) \d+|SOSP \d+"
+    venues = (r"arXiv:\d+\.\d+|SC\d+|(?:ICLR|NeurIPS|ICML|MLSys|VLDB|USENIX ATC|SOSP) \d+"
+              r"|(?:JMLR|Communications of the ACM|Computing) \d+(?:\(\d+\))?")
     names = re.compile("|".join((*ALLOWED_NAMES, venues)))
     latin = re.findall(r"[0-9]+", names.sub(" ", text))
     assert not latin, f"fa/{page}: Latin digits in prose: {latin[:10]}"

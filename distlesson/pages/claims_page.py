@@ -47,7 +47,9 @@ def _figure(name: str, value: float, unit: str) -> Figure:
         percent = round(value * 100, 9)
         if name.endswith(".stated"):
             return Figure(name, value, "%", digits=_written_decimals(percent))
-        return Figure(name, value, "%", digits=0 if percent == int(percent) else 1)
+        if percent == int(percent):
+            return Figure(name, value, "%")
+        return Figure(name, value, "%", digits=1 if abs(percent) >= 1 else 2)
     if unit == "usd":
         return Figure(name, value, "M$", digits=1 if value < 1e7 else 0)
     if unit == "flop_per_byte":

@@ -21,10 +21,11 @@ from distlesson.render.tables import Table, markdown_table
 
 __all__ = ["exercise_table", "figures", "runs_table"]
 
-# The exercise's cases: catalog models, their token budgets (a choice of this page: about
-# twenty tokens per parameter, the compute-optimal ratio of Hoffmann et al. 2022, for the
-# smaller models; Llama 3's published 15.6T for the largest) and an MFU of 40 %.
-EXERCISE = (("llama3-8b", 0.16e12), ("llama3-70b", 1.4e12), ("llama3-405b", 15.6e12))
+# The exercise's cases: catalog models and their token budgets: twenty tokens per
+# parameter, the compute-optimal ratio of Hoffmann et al. 2022 (None below), for the smaller
+# models; Llama 3's published 15.6T for the largest. All at an MFU of 40 %.
+TOKENS_PER_PARAM = 20
+EXERCISE = (("llama3-8b", None), ("llama3-70b", None), ("llama3-405b", 15.6e12))
 EXERCISE_MFU = 0.40
 
 _LABELS = {
@@ -80,8 +81,9 @@ def runs_table(locale: str) -> str:
 
 def _exercise_rows() -> list[tuple[str, float, float, dict[str, tuple[float, float]]]]:
     rows = []
-    for key, tokens in EXERCISE:
+    for key, budget in EXERCISE:
         arch = get_model(key)
+        tokens = TOKENS_PER_PARAM * arch.num_params if budget is None else budget
         flops = training_flops(arch, tokens)
         per_gpu = {}
         for gpu, price in PRICES.items():
@@ -116,6 +118,7 @@ def figures() -> list[Figure]:
     low, high = llama.estimated_cost_usd
     return [
         Figure("cost.exercise_mfu", EXERCISE_MFU, "%"),
+        Figure("cost.tokens_per_param", TOKENS_PER_PARAM),
         Figure("cost.a100_price", PRICES["a100-80gb"].usd_per_hour, digits=2),
         Figure("cost.h100_price", PRICES["h100-sxm"].usd_per_hour, digits=2),
         Figure("cost.deepseek_hours", deepseek.run.gpu_hours),

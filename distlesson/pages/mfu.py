@@ -81,10 +81,10 @@ _TERMS = {
 _REMEDIES = {
     "useful": {"en": "—", "ca": "—", "fa": "—"},
     "below_peak": {
-        "en": "fused kernels, FlashAttention, fp8, matrix shapes that fill the tensor cores",
-        "ca": "kernels fusionats, FlashAttention, fp8, matrius amb formes que omplin els "
+        "en": "fused kernels, FlashAttention, matrix shapes that fill the tensor cores",
+        "ca": "kernels fusionats, FlashAttention, matrius amb formes que omplin els "
               "tensor cores",
-        "fa": "کرنل‌های ادغام‌شده، FlashAttention، fp8، ابعادی از ماتریس که هسته‌های تانسوری "
+        "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تانسوری "
               "را پر کند"},
     "recompute": {
         "en": "selective recomputation: recompute only what is cheap to redo",
@@ -252,6 +252,8 @@ def figures() -> list[Figure]:
         Figure("mfu.mtbf_hours", 1 / (failures.per_gpu_hour * step.gpus), digits=1),
         Figure("mfu.checkpoint_minutes", failures.interval(step.gpus) / 60, digits=1),
         Figure("mfu.restart_minutes", failures.restart_time / 60, digits=0),
+        Figure("mfu.checkpoint_write_s", failures.checkpoint_write_time, "s"),
+        Figure("mfu.chunks", CHUNKS),
         Figure("mfu.step_time", b.total, "s", digits=2),
         Figure("mfu.ideal", b.useful, "s", digits=2),
         Figure("mfu.mfu", b.mfu, "%", digits=1),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
-from distlesson.flops import layer_flops_per_token, training_flops_per_token
+from distlesson.flops import layer_flops_per_token
 from distlesson.hardware import get_gpu
 from distlesson.interconnects import get_interconnect
 from distlesson.memory import Layout, model_states, per_gpu_states
@@ -39,6 +39,7 @@ MODEL = "llama3-70b"  # the sources' "70B model", with its real architecture
 DEVICES = 16  # the Catalan table's 16 devices
 TP_DEGREE = 8  # one node of eight GPUs
 STEP = Workload(seq_len=8192, micro_batch=1, global_batch=128)  # 128 x 8192 = about 1M tokens
+ONE_MICROBATCH = Workload(seq_len=8192, micro_batch=8, global_batch=128)  # m = 1 at dp 16
 GPU = "h100-sxm"
 KERNEL_EFFICIENCY = 0.4  # the Catalan chapter's "40 % of the H100's peak" for a layer's matmuls
 LINKS = ("nvlink4", "ib-ndr")
@@ -46,6 +47,7 @@ LLAMA405 = "llama3-405b"
 LLAMA405_LAYOUT = Layout(tp=8, pp=16, dp=128, zero=1)  # Llama 3 paper, section 3.3.2
 LLAMA405_STEP = Workload(seq_len=8192, micro_batch=1, global_batch=2048)  # 16M tokens
 DEEPSEEK = "deepseek-v3"
+V3_MAX_NODES = 4  # DeepSeek-V3 report, section 2.1.2: each token is sent to at most 4 nodes
 
 
 def _t(key: str, locale: str, **values: str) -> str:
@@ -127,6 +129,11 @@ def comm_plot(locale: str) -> str:
         xlabel=_t("gb_sent", locale), locale=locale,
         tick_format=lambda x: format_number(x, locale), name=f"par-comm-{locale}",
         title=_t("comm_title", locale), total_format=lambda x: format_number(x, locale))
+
+
+def _dp_bytes(stage: int, workload: Workload) -> Fraction:
+    layout = Layout(dp=DEVICES, zero=stage)
+    return analyse_layout(get_model(MODEL), layout, workload).communication.dp
 
 
 def _zero_reduction(stage: int, n: int) -> Fraction:
@@ -234,8 +241,16 @@ def figures() -> list[Figure]:
         Figure("par.zero3_per_gpu", float(reports["zero3"].states.total), "GB", digits=1),
         Figure("par.dp_comm", float(reports["dp"].communication.dp), "GB", digits=0),
         Figure("par.zero3_comm", float(reports["zero3"].communication.dp), "GB", digits=0),
-        Figure("par.zero3_over_dp", float(reports["zero3"].communication.dp
-                                          / reports["dp"].communication.dp), "x", digits=1),
+        Figure("par.zero3_over_dp",
+               float(_dp_bytes(3, ONE_MICROBATCH) / _dp_bytes(0, ONE_MICROBATCH)), "x",
+               digits=1),
+        Figure("par.zero3_over_dp_accumulating", float(reports["zero3"].communication.dp
+                                                       / reports["dp"].communication.dp),
+               "x", digits=0),
+        Figure("par.zero2_over_dp_accumulating", float(reports["zero2"].communication.dp
+                                                       / reports["dp"].communication.dp),
+               "x", digits=1),
+        Figure("par.microbatches_per_replica", reports["dp"].num_microbatches),
         Figure("par.activations_full_recompute", float(reports["none"].activations), "GB",
                digits=1),
         Figure("par.tp_comm", float(reports["tp"].communication.tp), "TB", digits=1),
@@ -264,10 +279,9 @@ def figures() -> list[Figure]:
         Figure("par.v3_active_share", v3.active_params / v3.num_params, "%", digits=1),
         Figure("par.v3_experts", v3.routed_experts),
         Figure("par.v3_top_k", v3.experts_per_token),
+        Figure("par.v3_max_nodes", V3_MAX_NODES),
         Figure("par.v3_states", float(model_states(v3.num_params).total), "TB", digits=1),
         Figure("par.v3_total_over_active", v3.num_params / v3.active_params, "x", digits=1),
-        Figure("par.llama405_over_v3_flops",
-               training_flops_per_token(llama, seq_len=LLAMA405_STEP.seq_len)
-               / (6 * v3.active_params), "x", digits=1,
-               doc="6N per token for DeepSeek-V3's active weights (its MLA attention not counted)"),
+        Figure("par.llama405_over_v3_flops", llama.num_params / v3.active_params, "x", digits=0,
+               doc="6 FLOPs per (active) weight and token for both; attention not counted"),
     ]

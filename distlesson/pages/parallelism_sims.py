@@ -159,14 +159,15 @@ def _accumulation_runs() -> tuple[tuple[int, tuple[int, int], tuple[int, int], f
 
 def accumulation_table(locale: str) -> str:
     """Gradient accumulation: the same gradient with k times fewer all-reduces."""
-    def cost(count: int, sent: int) -> str:
-        return f"{format_number(count, locale)} · {_bytes(sent, locale)}"
-
-    rows = tuple((format_number(k, locale), cost(*naive), cost(*lean), _difference(diff, locale))
+    rows = tuple((format_number(k, locale), format_number(naive[0], locale),
+                  _bytes(naive[1], locale), format_number(lean[0], locale),
+                  _bytes(lean[1], locale), _difference(diff, locale))
                  for k, naive, lean, diff in _accumulation_runs())
-    headers = (_t("micro_steps", locale), _t("every_micro", locale), _t("accumulated", locale),
-               _t("same_gradient", locale))
-    return markdown_table(Table(headers, rows, (True, True, True, True)), locale)
+    every, once = _t("every_micro", locale), _t("accumulated", locale)
+    headers = (_t("micro_steps", locale), f"{every}: {_t('all_reduces', locale)}",
+               f"{every}: {_t('sent_rank', locale)}", f"{once}: {_t('all_reduces', locale)}",
+               f"{once}: {_t('sent_rank', locale)}", _t("same_gradient", locale))
+    return markdown_table(Table(headers, rows, (True,) * 6), locale)
 
 
 def _batches(dtype: type) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -110,7 +110,9 @@ def schedule_table(locale: str) -> str:
     for name in SCHEDULES:
         run = _run(name, pp, m)
         formula = bubble_fraction(name, pp, m, _chunks(name), DURATIONS)
-        rows.append((_NAMES[name][locale], format_number(float(run.makespan), locale),
+        span = run.makespan  # exact: 57/2 for interleaved slots of half a forward
+        rows.append((_NAMES[name][locale],
+                     format_number(float(span), locale, digits=0 if span == int(span) else 1),
                      format_percent(float(run.bubble_fraction), locale, digits=1),
                      format_percent(float(formula), locale, digits=1), _peaks(run, locale)))
     headers = (_t("schedule", locale), _t("makespan", locale), _t("bubble_sim", locale),

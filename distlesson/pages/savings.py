@@ -184,6 +184,9 @@ def figures() -> list[Figure]:
         Figure("save.gpus_nvme", comparison.nvme.layout.world_size),
         Figure("save.cpu_states", float(comparison.cpu.whole.cpu.total), "GB"),
         Figure("save.pcie_cpu_time", float(comparison.cpu.pcie_seconds), "s", digits=2),
+        Figure("save.nvme_traffic", float(comparison.nvme.nvme_traffic_bytes
+                                          * comparison.nvme.gpus_on_node), "TB", digits=2,
+               doc="read and written back each step, all GPUs of one node"),
         Figure("save.lora_rank", LORA_RANKS[-1]),
         Figure("save.lora_removed_8b", float(_lora_runs()[1].optimizer_states_removed), "%",
                digits=2),

@@ -220,11 +220,12 @@ CLAIMS: dict[str, dict[str, str]] = {
             "el temps de càlcul."
         ),
         "why": (
-            "La biblioteca compta els FLOP de la capa com ho fan Narayanan et al., incloses "
-            "les puntuacions d'atenció, i obté {{ claim.ca_tp_infiniband_ratio.computed }}; "
-            "el temps de càlcul de la font deu ser una mica més curt. La conclusió no canvia: "
-            "entre nodes, el trànsit triga més que el càlcul, i per això el paral·lelisme de "
-            "tensors es queda dins d'un node."
+            "La biblioteca compta els FLOP de la capa com ho fan Narayanan et al., amb les "
+            "puntuacions d'atenció completes, i obté "
+            "{{ claim.ca_tp_infiniband_ratio.computed }}; si només es compta la meitat causal "
+            "de les puntuacions, la que calcula un kernel causal, surt la xifra de la font. En "
+            "tots dos casos, entre nodes, el trànsit triga més que el càlcul, i per això el "
+            "paral·lelisme de tensors es queda dins d'un node."
         ),
     },
     "fa_deepseek_active": {
@@ -277,8 +278,10 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "El pipeline simulat està inactiu un {{ claim.fa_bubble_sixteen.computed }} del "
-            "temps. La xifra de la font és la bombolla dividida pel temps ideal, sense "
-            "bombolla, {{ claim.fa_bubble_sixteen.over_ideal }}: una ràtio respecte a la "
+            "temps, la fracció que mesura la simulació de la mateixa lliçó. La seva xifra és "
+            "la bombolla dividida pel temps ideal, sense bombolla, "
+            "{{ claim.fa_bubble_sixteen.over_ideal }}, la ràtio que Narayanan et al. anomenen "
+            "fracció de temps de bombolla (bubble time fraction): una ràtio respecte a la "
             "feina, no una fracció del pas."
         ),
     },
@@ -289,9 +292,10 @@ CLAIMS: dict[str, dict[str, str]] = {
             "la memòria d'activacions."
         ),
         "why": (
-            "El factor no és cap límit: creix amb el nombre de capes i amb la longitud de la "
-            "seqüència. Si només es guarda l'entrada de cada capa, Llama 3 70B amb la seva "
-            "longitud d'entrenament necessita, segons les fórmules de Korthikanti et al., "
+            "El factor no és cap límit: creix amb el nombre de capes i, quan es guarden les "
+            "puntuacions d'atenció, amb la longitud de la seqüència. Amb FlashAttention, que "
+            "no en guarda cap, si només es guarda l'entrada de cada capa, Llama 3 70B amb la "
+            "seva longitud d'entrenament necessita, segons les fórmules de Korthikanti et al., "
             "{{ claim.ca_checkpoint_ten_x.computed }} menys memòria al pic."
         ),
     },
@@ -357,7 +361,8 @@ CLAIMS: dict[str, dict[str, str]] = {
         "why": (
             "El pic dens en bf16 de la fitxa tècnica dividit per l'amplada de banda de memòria "
             "dona {{ claim.ca_ridge_point.computed }}; la font divideix per la mateixa amplada "
-            "de banda un pic arrodonit a {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s."
+            "de banda un pic arrodonit a {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s, una "
+            "diferència que cap dins de l'arrodoniment de la mateixa fitxa tècnica."
         ),
     },
     "ca_decode_intensity": {
