@@ -98,7 +98,8 @@ def gantt(name: str, locale: str) -> str:
 
 
 def _peaks(timeline: Timeline, locale: str) -> str:
-    sep = "، " if locale == "fa" else ", "
+    # Catalan writes decimals with a comma: separate the items with semicolons
+    sep = {"fa": "، ", "ca": "; "}.get(locale, ", ")
     return sep.join(format_number(float(a), locale, digits=0 if a == int(a) else 1)
                     for a in timeline.peak_activations)
 

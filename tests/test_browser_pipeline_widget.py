@@ -1,0 +1,207 @@
+"""The pipeline widget in real headless Chromium: it shows the library's numbers for the
+settings chosen, by mouse or keyboard, right to left on Persian pages, and fetches nothing
+from another host. Screenshots of the widget go to build/screenshots/ for a person to see."""
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+from fractions import Fraction
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from distlesson.pages import pipeline
+from distlesson.pages.pipeline_widget import goal_text
+from distlesson.pipeline_sim import Durations, simulate
+from distlesson.render.numbers import format_percent
+from distlesson.schedules import build_schedule
+from tests.pages import ROOT
+from tests.test_site_built import SITE
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+HOST = "127.0.0.1"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+PAGES = {"en": "/pipeline/", "ca": "/ca/pipeline/", "fa": "/fa/pipeline/"}
+DURATIONS = Durations(1, 2, 1)
+WIDGET = '.dl-widget[data-widget="pipeline"]'
+DEFAULT = (4, 8, "1f1b")  # the chapter's example, the widget's initial setting
+
+
+def run(p: int, m: int, name: str = "1f1b"):
+    return simulate(build_schedule(name, p, m), DURATIONS)
+
+
+def bubble(p: int, m: int, locale: str) -> str:
+    return format_percent(float(run(p, m).bubble_fraction), locale, digits=1)
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    """scripts/test builds site/ before the tests; build it here when run alone (as
+    tests/test_site_built.py does)."""
+    if not (SITE / "index.html").exists():
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",
+                        str(SITE)], cwd=ROOT, check=True,
+                       env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    return SITE
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep pytest's output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = ThreadingHTTPServer((HOST, 0), handler)  # port 0: a free port
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://{HOST}:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(params=list(PAGES))
+def locale(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, server):
+    """One tab per locale, its pipeline page loaded once (loading the page is most of the
+    time these tests take), with the URLs of every request it made."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened: dict[str, tuple[Page, list[str]]] = {}
+
+    def open_tab(locale: str) -> tuple[Page, list[str]]:
+        if locale not in opened:
+            tab, requests = context.new_page(), []
+            tab.on("request", lambda request: requests.append(request.url))
+            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
+            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
+            opened[locale] = (tab, requests)
+        return opened[locale]
+
+    yield open_tab
+    context.close()
+
+
+@pytest.fixture
+def page(tabs, locale):
+    """The locale's pipeline page, its widget on the chapter's example; afterwards, every
+    request the page made must have gone to the local server, and the widget goes back to
+    the example for the next test."""
+    tab, requests = tabs(locale)
+    tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
+    yield tab
+    assert requests
+    elsewhere = [url for url in requests
+                 if urlsplit(url).scheme not in {"data", "blob", "about"}
+                 and urlsplit(url).hostname != HOST]
+    assert not elsewhere, f"requests to another host: {elsewhere}"
+    tab.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
+    choose(tab, *DEFAULT)
+
+
+def out(page, name: str):
+    return page.locator(f'{WIDGET} [data-out="{name}"]')
+
+
+def choose(page, stages: int, microbatches: int, schedule: str) -> None:
+    page.select_option(f"{WIDGET} select[data-in=stages]", str(stages))
+    page.select_option(f"{WIDGET} select[data-in=microbatches]", str(microbatches))
+    page.select_option(f"{WIDGET} select[data-in=schedule]", schedule)
+
+
+def test_default_shows_the_library_values(page, locale):
+    example = run(4, 8)
+    assert example.bubble_fraction == Fraction(3, 11)
+    assert example.peak_activations == (4, 3, 2, 1)
+    for name, value in zip(("stages", "microbatches", "schedule"), DEFAULT, strict=True):
+        expect(page.locator(f"{WIDGET} select[data-in={name}]")).to_have_value(str(value))
+    expect(out(page, "bubble")).to_have_text(
+        format_percent(float(Fraction(3, 11)), locale, digits=1))
+    expect(out(page, "peaks")).to_have_text(pipeline._peaks(example, locale))
+    rects = page.locator(f'{WIDGET} svg[data-out="timeline"] rect')
+    assert rects.count() == 4 * 8 * 2
+    assert page.locator(f'{WIDGET} svg[data-out="timeline"] rect[data-kind]').count() == 64
+    kinds = rects.evaluate_all("rs => rs.map(r => r.dataset.kind)")
+    assert sorted(set(kinds)) == ["B", "F"] and kinds.count("F") == 32
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"pipeline-widget-{locale}.png")
+
+
+def test_choosing_a_setting_shows_its_values_and_the_goal(page, locale):
+    choose(page, 2, 16, "1f1b")
+    expect(out(page, "bubble")).to_have_text(bubble(2, 16, locale))
+    expect(out(page, "goal")).to_have_text(goal_text(True, locale))
+    expect(page.locator(f'{WIDGET} svg[data-out="timeline"] rect')).to_have_count(2 * 16 * 2)
+    choose(page, 4, 8, "1f1b")
+    expect(out(page, "bubble")).to_have_text(bubble(4, 8, locale))
+    expect(out(page, "goal")).to_have_text(goal_text(False, locale))
+
+
+def test_a_setting_the_schedule_refuses_says_why(page, locale):
+    choose(page, 3, 8, "interleaved")
+    expect(out(page, "message")).to_be_visible()
+    expect(page.locator(f'{WIDGET} svg[data-out="timeline"] rect')).to_have_count(0)
+    choose(page, 4, 8, "interleaved")
+    expect(out(page, "message")).to_be_hidden()
+    schedule = build_schedule("interleaved", 4, 8, pipeline.CHUNKS)
+    expect(out(page, "bubble")).to_have_text(
+        format_percent(float(simulate(schedule, DURATIONS).bubble_fraction), locale, digits=1))
+    expect(page.locator(f'{WIDGET} svg[data-out="timeline"] rect')).to_have_count(
+        4 * 8 * 2 * pipeline.CHUNKS)
+
+
+def test_keyboard_changes_the_setting(page, locale):
+    stages = page.locator(f"{WIDGET} select[data-in=stages]")
+    stages.focus()
+    page.keyboard.press("ArrowDown")
+    expect(stages).to_have_value("6")
+    expect(out(page, "bubble")).to_have_text(bubble(6, 8, locale))
+    expect(page.locator(f'{WIDGET} svg[data-out="timeline"] rect')).to_have_count(6 * 8 * 2)
+
+
+def test_persian_reads_right_to_left_with_time_left_to_right(page, locale):
+    direction = "el => getComputedStyle(el).direction"
+    widget_direction = page.locator(WIDGET).evaluate(direction)
+    assert widget_direction == ("rtl" if locale == "fa" else "ltr")
+    assert out(page, "timeline").evaluate(direction) == "ltr"
+    boxes = [page.locator(f"{WIDGET} select[data-in={name}]").bounding_box()
+             for name in ("stages", "microbatches", "schedule")]
+    xs = [box["x"] for box in boxes]
+    # controls follow the reading order: on fa pages the first one (stages) is the rightmost
+    assert xs == sorted(xs, reverse=locale == "fa")
+    text = out(page, "bubble").inner_text()
+    persian = any("۰" <= c <= "۹" for c in text)
+    latin = any(c.isascii() and c.isdigit() for c in text)
+    assert (persian, latin) == ((True, False) if locale == "fa" else (False, True))
+
+
+def test_dark_scheme_screenshot(page, locale):
+    """Material's dark scheme, set as its toggle sets it: the widget must stay readable."""
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    colour = out(page, "bubble").evaluate("el => getComputedStyle(el).color")
+    assert colour != "rgba(0, 0, 0, 0.87)"  # text follows the scheme, not a fixed black
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"pipeline-widget-{locale}-dark.png")
