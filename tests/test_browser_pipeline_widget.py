@@ -2,33 +2,22 @@
 settings chosen, by mouse or keyboard, right to left on Persian pages, and fetches nothing
 from another host. Screenshots of the widget go to build/screenshots/ for a person to see."""
 
-import functools
-import os
-import subprocess
-import sys
-import threading
 from fractions import Fraction
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from distlesson.pages import pipeline
 from distlesson.pages.pipeline_widget import goal_text
 from distlesson.pipeline_sim import Durations, simulate
 from distlesson.render.numbers import format_percent
 from distlesson.schedules import build_schedule
-from tests.pages import ROOT
-from tests.test_site_built import SITE
+from tests import browser as shared
+from tests.browser import SCREENSHOTS, elsewhere
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-quic"]
-HOST = "127.0.0.1"
-SCREENSHOTS = ROOT / "build" / "screenshots"
+# the shared fixtures, where pytest looks for this module's
+site, server, browser = shared.site, shared.server, shared.browser
+
 PAGES = {"en": "/pipeline/", "ca": "/ca/pipeline/", "fa": "/fa/pipeline/"}
 DURATIONS = Durations(1, 2, 1)
 WIDGET = '.dl-widget[data-widget="pipeline"]'
@@ -41,43 +30,6 @@ def run(p: int, m: int, name: str = "1f1b"):
 
 def bubble(p: int, m: int, locale: str) -> str:
     return format_percent(float(run(p, m).bubble_fraction), locale, digits=1)
-
-
-@pytest.fixture(scope="module")
-def site() -> Path:
-    """scripts/test builds site/ before the tests; build it here when run alone (as
-    tests/test_site_built.py does)."""
-    if not (SITE / "index.html").exists():
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",
-                        str(SITE)], cwd=ROOT, check=True,
-                       env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    return SITE
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # keep pytest's output clean
-        pass
-
-
-@pytest.fixture(scope="module")
-def server(site):
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    httpd = ThreadingHTTPServer((HOST, 0), handler)  # port 0: a free port
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://{HOST}:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(params=list(PAGES))
@@ -114,10 +66,7 @@ def page(tabs, locale):
     tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
     yield tab
     assert requests
-    elsewhere = [url for url in requests
-                 if urlsplit(url).scheme not in {"data", "blob", "about"}
-                 and urlsplit(url).hostname != HOST]
-    assert not elsewhere, f"requests to another host: {elsewhere}"
+    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
     tab.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
     choose(tab, *DEFAULT)
 

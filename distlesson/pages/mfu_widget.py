@@ -1,0 +1,245 @@
+"""The MFU widget: change the step model's inputs for the chapter's Llama 3.1 405B layout.
+
+The widget looks values up; it computes nothing. At build, :func:`mfu_widget` runs
+:func:`distlesson.step_time.estimate_step` on the chapter's model, layout and cluster
+(:mod:`distlesson.pages.mfu`) for every setting of the grid below, checks with
+:func:`distlesson.parallel_layout.analyse_layout` that the busiest GPU's states and
+activations fit in its memory, and embeds the results, already formatted for the page's
+language, as JSON in the page. ``docs/assets/widget-mfu.js`` reads them on a change of a
+control, fills the outputs and draws the seven terms as one stacked bar.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import math
+from dataclasses import replace
+from typing import Any
+
+from distlesson.models import get_model
+from distlesson.pages.mfu import _TERMS, CHUNKS, CLUSTER, DATA_STALL, LAYOUT, MODEL, WORKLOAD
+from distlesson.parallel_layout import Workload, analyse_layout
+from distlesson.render.numbers import check_locale, format_number, format_percent, format_quantity
+from distlesson.step_time import TERMS, StepEstimate, StepInputs, estimate_step
+
+__all__ = ["DEFAULT", "EFFICIENCIES", "MICROBATCHES", "RECOMPUTE", "SCHEDULES", "mfu_widget",
+           "setting_key", "step", "widget_data", "workload"]
+
+# The grid: every combination is estimated at build.
+EFFICIENCIES = (0.4, 0.5, 0.6, 0.7, 0.8)
+MICROBATCHES = (8, 16, 32, 64)  # per pipeline, per step
+SCHEDULES = ("1f1b", "interleaved")
+RECOMPUTE = ("full", "selective")
+DEFAULT = (0.6, 16, "interleaved", "full")  # the chapter's scenario
+COLOURS = ("#009E73", "#56B4E9", "#F0E442", "#E69F00", "#0072B2", "#CC79A7", "#D55E00")
+_ID = "dl-mfu"  # one widget per page: ids of its controls start with this
+
+_WORDS = {
+    "widget": {"en": "Step time and MFU", "ca": "Temps del pas i MFU",
+               "fa": "زمان گام و MFU"},
+    "efficiency": {"en": "Kernel efficiency", "ca": "Eficiència dels kernels",
+                   "fa": "بازدهی کرنل‌ها"},
+    "microbatches": {"en": "Micro-batches per pipeline", "ca": "Microlots per pipeline",
+                     "fa": "ریزدسته‌ها در هر خط لوله"},
+    "schedule": {"en": "Schedule", "ca": "Planificació", "fa": "زمان‌بندی"},
+    "recompute": {"en": "Recomputation", "ca": "Recàlcul", "fa": "بازمحاسبه"},
+    "1f1b": {"en": "1F1B", "ca": "1F1B", "fa": "1F1B"},
+    "interleaved": {"en": "Interleaved, {v} chunks", "ca": "Intercalada, {v} trossos",
+                    "fa": "درهم‌تنیده، {v} تکه"},
+    "full": {"en": "Full", "ca": "Completa", "fa": "کامل"},
+    "selective": {"en": "Selective", "ca": "Selectiva", "fa": "گزینشی"},
+    "mfu": {"en": "MFU", "ca": "MFU", "fa": "MFU"},
+    "step": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
+    "largest": {"en": "Largest loss", "ca": "Pèrdua més gran", "fa": "بزرگ‌ترین اتلاف"},
+    "largest_value": {"en": "{term} ({share})", "ca": "{term} ({share})",
+                      "fa": "{term} ({share})"},
+    "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
+    "bar": {"en": "The step's seven terms, stacked from left to right",
+            "ca": "Els set termes del pas, apilats d'esquerra a dreta",
+            "fa": "هفت جزء گام، از چپ به راست روی هم"},
+    "schedule_refused": {
+        "en": "The interleaved schedule needs the micro-batches to be a multiple of the "
+              "stages: {m} is not a multiple of {p}. Pick more micro-batches or 1F1B.",
+        "ca": "La planificació intercalada necessita que el nombre de microlots sigui "
+              "múltiple del nombre d'etapes: {m} no és múltiple de {p}. Trieu més microlots "
+              "o 1F1B.",
+        "fa": "زمان‌بندی درهم‌تنیده لازم دارد تعداد ریزدسته‌ها مضربی از تعداد مرحله‌ها باشد: "
+              "{m} مضربی از {p} نیست. ریزدسته‌های بیشتر یا 1F1B را انتخاب کنید.",
+    },
+    "no_fit": {
+        "en": "This setting does not fit: the busiest GPU would need {need} for its states "
+              "and activations, more than its {have}. Choose full recomputation or fewer "
+              "micro-batches.",
+        "ca": "Aquesta configuració no hi cap: la GPU més carregada necessitaria {need} per "
+              "als seus estats i activacions, més que els seus {have}. Trieu el recàlcul "
+              "complet o menys microlots.",
+        "fa": "این حالت جا نمی‌شود: پرکارترین GPU برای حالت‌ها و فعال‌سازی‌هایش به {need} "
+              "نیاز دارد، بیش از {have} حافظه‌اش. بازمحاسبهٔ کامل یا ریزدسته‌های کمتر را "
+              "انتخاب کنید.",
+    },
+}
+_NONE = "—"  # shown in the outputs for a setting the estimate refuses
+
+
+def _w(key: str, locale: str) -> str:
+    return _WORDS[key][locale]
+
+
+def setting_key(efficiency: float, microbatches: int, schedule: str, recompute: str) -> str:
+    """The JSON key of a setting, as the script builds it from the controls' values."""
+    return f"{efficiency}|{microbatches}|{schedule}|{recompute}"
+
+
+def workload(microbatches: int, recompute: str) -> Workload:
+    """The chapter's workload, its global batch giving ``microbatches`` per pipeline."""
+    return replace(WORKLOAD, recompute=recompute,
+                   global_batch=microbatches * LAYOUT.dp * WORKLOAD.micro_batch)
+
+
+def step(efficiency: float, microbatches: int, schedule: str, recompute: str) -> StepEstimate:
+    """The library's estimate of one setting (raises ValueError where it refuses it)."""
+    inputs = StepInputs(kernel_efficiency=efficiency, schedule=schedule,
+                        chunks=CHUNKS if schedule == "interleaved" else 1,
+                        data_stall=DATA_STALL)
+    return estimate_step(get_model(MODEL), LAYOUT, workload(microbatches, recompute),
+                         CLUSTER, inputs)
+
+
+def _seconds(value: float, locale: str) -> str:
+    return format_quantity(value, "s", locale, digits=2)
+
+
+def _gb(value: float, locale: str) -> str:
+    return format_quantity(value, "GB", locale, digits=1)
+
+
+@functools.cache
+def _estimate(efficiency: float, m: int, schedule: str, recompute: str
+              ) -> StepEstimate | str:
+    """The estimate, or why not: "schedule" (refused) or "memory" (does not fit)."""
+    try:
+        estimate = step(efficiency, m, schedule, recompute)
+    except ValueError:
+        if schedule == "interleaved" and m % LAYOUT.pp:  # Megatron-LM's rule, refused
+            return "schedule"
+        raise
+    need = analyse_layout(get_model(MODEL), LAYOUT, workload(m, recompute)).per_gpu_bytes
+    if need > CLUSTER.spec.memory_bytes:
+        return "memory"
+    return estimate
+
+
+def _setting(efficiency: float, m: int, schedule: str, recompute: str,
+             locale: str) -> dict[str, Any]:
+    estimate = _estimate(efficiency, m, schedule, recompute)
+    if estimate == "schedule":
+        return {"e": _w("schedule_refused", locale).format(
+            m=format_number(m, locale), p=format_number(LAYOUT.pp, locale))}
+    if estimate == "memory":
+        need = analyse_layout(get_model(MODEL), LAYOUT, workload(m, recompute)).per_gpu_bytes
+        return {"e": _w("no_fit", locale).format(
+            need=_gb(float(need), locale), have=_gb(CLUSTER.spec.memory_bytes, locale))}
+    assert isinstance(estimate, StepEstimate)
+    b = estimate.breakdown
+    term, _ = b.ranked()[0]
+    terms = [getattr(b, t) for t in TERMS]
+    return {
+        "m": format_percent(b.mfu, locale, digits=1),
+        "t": _seconds(b.total, locale),
+        "l": _w("largest_value", locale).format(
+            term=_TERMS[term][locale], share=format_percent(b.shares()[term], locale, digits=1)),
+        "p": terms,  # the bar's lengths, in seconds
+        "q": [_seconds(v, locale) for v in terms],  # the segments' numbers, as shown
+    }
+
+
+def _grid() -> list[tuple[float, int, str, str]]:
+    return [(k, m, s, r) for k in EFFICIENCIES for m in MICROBATCHES for s in SCHEDULES
+            for r in RECOMPUTE]
+
+
+@functools.cache
+def widget_data(locale: str) -> dict[str, Any]:
+    """Everything the script shows, for every setting of the grid, formatted for ``locale``."""
+    check_locale(locale)
+    settings = {setting_key(*s): _setting(*s, locale) for s in _grid()}
+    longest = max(math.fsum(s["p"]) for s in settings.values() if "p" in s)
+    return {
+        "w": {
+            "terms": [_TERMS[t][locale] for t in TERMS],
+            "colours": list(COLOURS),
+            "n": [format_number(i, locale) for i in range(math.ceil(longest) + 1)],
+            "axis": _w("axis", locale),
+            "none": _NONE,
+        },
+        "d": settings,
+    }
+
+
+def _json(data: dict[str, Any]) -> str:
+    """Compact JSON that cannot close the script element it sits in."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("</", "<\\/")
+
+
+def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
+    items = "".join(
+        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
+        f"{html.escape(text)}</option>" for value, text in options)
+    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
+            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
+
+
+def _output(name: str, label: str, value: str) -> str:
+    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
+            f'<output data-out="{name}" for="{_ID}-efficiency {_ID}-microbatches '
+            f'{_ID}-schedule {_ID}-recompute">{html.escape(value)}</output></dd></div>')
+
+
+def mfu_widget(locale: str) -> str:
+    """The widget as an HTML fragment for a page in ``locale``, its data embedded.
+
+    The outputs already show the default setting (the chapter's scenario), so the page says
+    the right thing before the script runs; the bar is drawn by the script.
+    """
+    check_locale(locale)
+    data = widget_data(locale)
+    efficiency, m, schedule, recompute = DEFAULT
+    first = data["d"][setting_key(*DEFAULT)]
+    schedules = [("1f1b", _w("1f1b", locale)),
+                 ("interleaved", _w("interleaved", locale).format(
+                     v=format_number(CHUNKS, locale)))]
+    controls = "".join((
+        _select("efficiency", _w("efficiency", locale),
+                [(str(k), format_percent(k, locale)) for k in EFFICIENCIES], str(efficiency)),
+        _select("microbatches", _w("microbatches", locale),
+                [(str(n), format_number(n, locale)) for n in MICROBATCHES], str(m)),
+        _select("schedule", _w("schedule", locale), schedules, schedule),
+        _select("recompute", _w("recompute", locale),
+                [(r, _w(r, locale)) for r in RECOMPUTE], recompute),
+    ))
+    outputs = "".join((
+        _output("mfu", _w("mfu", locale), first["m"]),
+        _output("step", _w("step", locale), first["t"]),
+        _output("largest", _w("largest", locale), first["l"]),
+    ))
+    legend = "".join(
+        f'<li data-legend="{term}"><span class="dl-swatch" style="background:{colour}" '
+        f'aria-hidden="true"></span>{html.escape(_TERMS[term][locale])}</li>'
+        for term, colour in zip(TERMS, COLOURS, strict=True))
+    return (
+        f'<div class="dl-widget" data-widget="mfu" data-locale="{locale}" id="{_ID}" '
+        f'role="group" aria-label="{html.escape(_w("widget", locale))}">'
+        f'<div class="dl-widget-controls">{controls}</div>'
+        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
+        f'<p class="dl-widget-message" data-out="message" role="status" hidden></p>'
+        f'<div class="dl-widget-scroll">'
+        f'<svg data-out="bar" class="dl-widget-timeline" direction="ltr" role="img" '
+        f'aria-label="{html.escape(_w("bar", locale))}" '
+        f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
+        f'<ul class="dl-widget-legend">{legend}</ul>'
+        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
+        f"</div>"
+    )

@@ -1,0 +1,149 @@
+"""The optimizer memory widget: pick an optimizer, a precision recipe and a model.
+
+The widget looks values up; it computes nothing. At build, :func:`optimizer_widget` asks the
+memory model (:func:`distlesson.memory.bytes_per_param`, :func:`~distlesson.memory.model_states`,
+:func:`~distlesson.memory.min_gpus`) for every setting of the grid below and embeds the
+results, already formatted for the page's language, as JSON in the page.
+``docs/assets/widget-optimizer.js`` reads them on a change of a control, fills the outputs
+and draws the stacked bar of bytes per parameter.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+from typing import Any
+
+from distlesson.memory import bytes_per_param, min_gpus, model_states
+from distlesson.models import get_model
+from distlesson.pages.fit import _bpp, _gb, _gpu_memory
+from distlesson.pages.fit_labels import LABELS, OPTIMIZER_NAMES, PRESET_NAMES
+from distlesson.render.numbers import check_locale, format_number
+
+__all__ = ["DEFAULT", "MODELS", "OPTIMIZERS", "PARTS", "PRESETS", "optimizer_widget",
+           "setting_key", "widget_data"]
+
+# The grid: every combination is computed at build.
+OPTIMIZERS = ("adamw", "adam8bit", "adafactor", "lion", "sgd")
+PRESETS = ("mixed", "mixed-no-master", "mixed-fp32-grads", "fp32")
+MODELS = ("gpt2-small", "llama3-8b", "llama3-70b", "llama3-405b")
+PARTS = ("weights", "grads", "master", "optimizer")  # the bar's segments, left to right
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")  # Okabe-Ito, as the pipeline's
+DEFAULT = ("adamw", "mixed", "llama3-70b")  # the chapter's case
+_ID = "dl-optimizer"  # one widget per page: ids of its controls start with this
+
+_WORDS = {
+    "widget": {"en": "Optimizer memory", "ca": "Memòria de l'optimitzador",
+               "fa": "حافظهٔ بهینه‌ساز"},
+    "precision": {"en": "Precision", "ca": "Precisió", "fa": "دقت"},
+    "states": {"en": "Model states", "ca": "Estats del model", "fa": "حالت‌های مدل"},
+    "bar": {"en": "Bytes per parameter, state by state, from left to right",
+            "ca": "Bytes per paràmetre, estat per estat, d'esquerra a dreta",
+            "fa": "بایت به‌ازای هر پارامتر، حالت به حالت، از چپ به راست"},
+}
+
+
+def _w(key: str, locale: str) -> str:
+    return _WORDS[key][locale]
+
+
+def setting_key(optimizer: str, precision: str, model: str) -> str:
+    """The JSON key of a setting, as the script builds it from the controls' values."""
+    return f"{optimizer}|{precision}|{model}"
+
+
+def _setting(optimizer: str, precision: str, model: str, locale: str) -> dict[str, Any]:
+    arch = get_model(model)
+    per = bytes_per_param(arch, optimizer=optimizer, precision=precision)
+    states = model_states(arch, optimizer=optimizer, precision=precision)
+    parts = [getattr(per, part) for part in PARTS]
+    return {
+        "b": _bpp(per.total, locale),
+        "s": _gb(states.total, locale, 1),
+        "g": format_number(min_gpus(states.total, _gpu_memory()), locale),
+        "p": [float(value) for value in parts],  # the bar's lengths
+        "q": [_bpp(value, locale) for value in parts],  # the segments' numbers, as shown
+    }
+
+
+@functools.cache
+def widget_data(locale: str) -> dict[str, Any]:
+    """Everything the script shows, for every setting of the grid, formatted for ``locale``."""
+    check_locale(locale)
+    settings = {setting_key(o, p, m): _setting(o, p, m, locale)
+                for o in OPTIMIZERS for p in PRESETS for m in MODELS}
+    longest = max(sum(s["p"]) for s in settings.values())
+    return {
+        "w": {
+            "parts": [LABELS[part][locale] for part in PARTS],
+            "colours": list(COLOURS),
+            "n": [format_number(i, locale) for i in range(int(longest) + 2)],
+            "axis": LABELS["bpp"][locale],
+        },
+        "d": settings,
+    }
+
+
+def _json(data: dict[str, Any]) -> str:
+    """Compact JSON that cannot close the script element it sits in."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("</", "<\\/")
+
+
+def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
+    items = "".join(
+        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
+        f"{html.escape(text)}</option>" for value, text in options)
+    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
+            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
+
+
+def _output(name: str, label: str, value: str) -> str:
+    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
+            f'<output data-out="{name}" for="{_ID}-optimizer {_ID}-precision {_ID}-model">'
+            f"{html.escape(value)}</output></dd></div>")
+
+
+def optimizer_widget(locale: str) -> str:
+    """The widget as an HTML fragment for a page in ``locale``, its data embedded.
+
+    The outputs already show the default setting, so the page says the right thing before
+    the script runs; the bar is drawn by the script.
+    """
+    check_locale(locale)
+    data = widget_data(locale)
+    optimizer, precision, model = DEFAULT
+    first = data["d"][setting_key(*DEFAULT)]
+    controls = "".join((
+        _select("optimizer", LABELS["opt"][locale],
+                [(key, OPTIMIZER_NAMES[key][locale]) for key in OPTIMIZERS], optimizer),
+        _select("precision", _w("precision", locale),
+                [(key, PRESET_NAMES[key][locale]) for key in PRESETS], precision),
+        _select("model", LABELS["model"][locale],
+                [(key, get_model(key).display_name) for key in MODELS], model),
+    ))
+    gpus = LABELS["gpus80"][locale].format(gb=_gb(_gpu_memory(), locale))
+    outputs = "".join((
+        _output("bpp", LABELS["bpp"][locale], first["b"]),
+        _output("states", _w("states", locale), first["s"]),
+        _output("gpus", gpus, first["g"]),
+    ))
+    legend = "".join(
+        f'<li data-legend="{part}"><span class="dl-swatch" style="background:{colour}" '
+        f'aria-hidden="true"></span>{html.escape(LABELS[part][locale])}</li>'
+        for part, colour in zip(PARTS, COLOURS, strict=True))
+    return (
+        f'<div class="dl-widget" data-widget="optimizer" data-locale="{locale}" id="{_ID}" '
+        f'role="group" aria-label="{html.escape(_w("widget", locale))}">'
+        f'<div class="dl-widget-controls">{controls}</div>'
+        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
+        f'<div class="dl-widget-scroll">'
+        f'<svg data-out="bar" class="dl-widget-timeline" direction="ltr" role="img" '
+        f'aria-label="{html.escape(_w("bar", locale))}" '
+        f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
+        f'<ul class="dl-widget-legend">{legend}</ul>'
+        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
+        f"</div>"
+    )
+

@@ -1,0 +1,117 @@
+"""The checkpointing widget in real headless Chromium: it shows the library's counts for the
+layers and the sequence length chosen, by mouse or keyboard, right to left on Persian pages
+with the bars left to right, and fetches nothing from another host. Screenshots go to
+build/screenshots/."""
+
+import dataclasses
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from distlesson.models import get_model
+from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.transformer import attention_scalars, peak_scalars
+from tests import browser as shared
+from tests.browser import SCREENSHOTS, elsewhere
+
+# the shared fixtures, where pytest looks for this module's
+site, server, browser = shared.site, shared.server, shared.browser
+
+PAGES = {"en": "/saving-memory/", "ca": "/ca/saving-memory/", "fa": "/fa/saving-memory/"}
+WIDGET = '.dl-widget[data-widget="checkpointing"]'
+DEFAULT = (get_model("course-tiny").num_layers, 128)
+
+
+@pytest.fixture(params=list(PAGES))
+def locale(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, server):
+    """One tab per locale, its page loaded once, with every request it made."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened: dict[str, tuple[Page, list[str]]] = {}
+
+    def open_tab(locale: str) -> tuple[Page, list[str]]:
+        if locale not in opened:
+            tab, requests = context.new_page(), []
+            tab.on("request", lambda request: requests.append(request.url))
+            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
+            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
+            opened[locale] = (tab, requests)
+        return opened[locale]
+
+    yield open_tab
+    context.close()
+
+
+@pytest.fixture
+def page(tabs, locale):
+    tab, requests = tabs(locale)
+    tab.bring_to_front()
+    yield tab
+    assert requests
+    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+    choose(tab, *DEFAULT)
+
+
+def out(page, name: str):
+    return page.locator(f'{WIDGET} [data-out="{name}"]')
+
+
+def choose(page, layers: int, seq_len: int) -> None:
+    page.select_option(f"{WIDGET} select[data-in=layers]", str(layers))
+    page.select_option(f"{WIDGET} select[data-in=seq]", str(seq_len))
+
+
+def expect_setting(page, locale: str, layers: int, seq_len: int) -> None:
+    arch = dataclasses.replace(get_model("course-tiny"), num_layers=layers)
+    none = peak_scalars(arch, batch_size=1, seq_len=seq_len, mode="none").peak
+    full = peak_scalars(arch, batch_size=1, seq_len=seq_len, mode="full").peak
+    attention = attention_scalars(arch, seq_len=seq_len, batch_size=1)
+    expect(out(page, "none")).to_have_text(format_number(none, locale))
+    expect(out(page, "full")).to_have_text(format_number(full, locale))
+    expect(out(page, "reduction")).to_have_text(
+        format_quantity(none / full, "x", locale, digits=1))
+    expect(out(page, "attention")).to_have_text(format_percent(attention / none, locale,
+                                                               digits=1))
+    expect(page.locator(f'{WIDGET} text[data-bar-value="full"]')).to_have_text(
+        format_number(full, locale))
+
+
+def test_default_and_other_settings(page, locale):
+    expect_setting(page, locale, *DEFAULT)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"checkpointing-widget-{locale}.png")
+    for layers, seq_len in ((32, 1024), (2, 16), (16, 256)):
+        choose(page, layers, seq_len)
+        expect_setting(page, locale, layers, seq_len)
+    page.locator(WIDGET).screenshot(
+        path=SCREENSHOTS / f"checkpointing-widget-{locale}-16-256.png")
+
+
+def test_bars_follow_the_counts(page, locale):
+    choose(page, 32, 1024)
+    widths = [float(page.locator(f'{WIDGET} rect[data-bar="{n}"]').get_attribute("width"))
+              for n in ("none", "full")]
+    assert widths[0] > 10 * widths[1] > 0
+
+
+def test_keyboard_changes_the_setting(page, locale):
+    layers = page.locator(f"{WIDGET} select[data-in=layers]")
+    layers.focus()
+    page.keyboard.press("ArrowDown")
+    expect(layers).to_have_value("4")
+    expect_setting(page, locale, 4, 128)
+
+
+def test_persian_reads_right_to_left_with_the_bars_left_to_right(page, locale):
+    direction = "el => getComputedStyle(el).direction"
+    assert page.locator(WIDGET).evaluate(direction) == ("rtl" if locale == "fa" else "ltr")
+    assert out(page, "bars").evaluate(direction) == "ltr"
+    xs = [page.locator(f"{WIDGET} select[data-in={name}]").bounding_box()["x"]
+          for name in ("layers", "seq")]
+    assert xs == sorted(xs, reverse=locale == "fa")
+    text = out(page, "none").inner_text()
+    assert any("۰" <= c <= "۹" for c in text) is (locale == "fa")

@@ -1,0 +1,129 @@
+"""The MFU widget in real headless Chromium: it shows the library's estimate for the settings
+chosen, by mouse or keyboard, says why a setting is refused, reads right to left on Persian
+pages, and fetches nothing from another host. Screenshots go to build/screenshots/."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from distlesson.pages import mfu_widget
+from distlesson.render.numbers import format_percent, format_quantity
+from distlesson.step_time import TERMS
+from tests import browser as shared
+from tests.browser import SCREENSHOTS, elsewhere
+from tests.test_pages_mfu_widget import estimate
+
+PAGES = {"en": "/mfu/", "ca": "/ca/mfu/", "fa": "/fa/mfu/"}
+WIDGET = '.dl-widget[data-widget="mfu"]'
+DEFAULT = ("0.6", "16", "interleaved", "full")  # the chapter's scenario
+CONTROLS = ("efficiency", "microbatches", "schedule", "recompute")
+
+
+# the shared fixtures, where pytest looks for this module's
+site, server, browser = shared.site, shared.server, shared.browser
+
+
+@pytest.fixture(params=list(PAGES))
+def locale(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, server):
+    """One tab per locale, its page loaded once (loading the page is most of the time these
+    tests take), with the URLs of every request it made."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened: dict[str, tuple[Page, list[str]]] = {}
+
+    def open_tab(locale: str) -> tuple[Page, list[str]]:
+        if locale not in opened:
+            tab, requests = context.new_page(), []
+            tab.on("request", lambda request: requests.append(request.url))
+            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
+            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
+            opened[locale] = (tab, requests)
+        return opened[locale]
+
+    yield open_tab
+    context.close()
+
+
+@pytest.fixture
+def page(tabs, locale):
+    """The locale's page, its widget on the default setting; afterwards, every request the
+    page made must have gone to the local server, and the widget goes back to the default
+    for the next test."""
+    tab, requests = tabs(locale)
+    tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
+    yield tab
+    assert requests
+    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+    choose(tab, *DEFAULT)
+
+
+def out(page, name: str):
+    return page.locator(f'{WIDGET} [data-out="{name}"]')
+
+
+def choose(page, *setting: str) -> None:
+    for name, value in zip(CONTROLS, setting, strict=True):
+        page.select_option(f"{WIDGET} select[data-in={name}]", value)
+
+
+def shows(page, setting: tuple[float, int, str, str], locale: str) -> None:
+    b = estimate(*setting).breakdown
+    expect(out(page, "mfu")).to_have_text(format_percent(b.mfu, locale, digits=1))
+    expect(out(page, "step")).to_have_text(format_quantity(b.total, "s", locale, digits=2))
+    expect(out(page, "message")).to_be_hidden()
+    expect(page.locator(f'{WIDGET} svg[data-out="bar"] rect')).to_have_count(len(TERMS))
+
+
+def test_default_shows_the_chapter_step(page, locale):
+    for name, value in zip(CONTROLS, DEFAULT, strict=True):
+        expect(page.locator(f"{WIDGET} select[data-in={name}]")).to_have_value(value)
+    shows(page, mfu_widget.DEFAULT, locale)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"mfu-widget-{locale}.png")
+
+
+@pytest.mark.parametrize("setting", [(0.8, 64, "interleaved", "full"),
+                                     (0.4, 8, "1f1b", "selective"),
+                                     (0.5, 32, "1f1b", "full")])
+def test_choosing_a_setting_shows_its_values(page, locale, setting):
+    choose(page, *(str(v) for v in setting))
+    shows(page, setting, locale)
+
+
+@pytest.mark.parametrize("setting", [("0.6", "8", "interleaved", "full"),
+                                     ("0.6", "32", "1f1b", "selective")])
+def test_a_refused_setting_says_why(page, locale, setting):
+    choose(page, *setting)
+    expect(out(page, "message")).to_be_visible()
+    expect(out(page, "mfu")).to_have_text("—")
+    expect(page.locator(f'{WIDGET} svg[data-out="bar"] rect')).to_have_count(0)
+    if setting[2] == "1f1b":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"mfu-widget-{locale}-refused.png")
+
+
+def test_keyboard_changes_the_setting(page, locale):
+    efficiency = page.locator(f"{WIDGET} select[data-in=efficiency]")
+    efficiency.focus()
+    page.keyboard.press("ArrowDown")
+    expect(efficiency).to_have_value("0.7")
+    shows(page, (0.7, 16, "interleaved", "full"), locale)
+
+
+def test_persian_reads_right_to_left_with_the_bar_left_to_right(page, locale):
+    direction = "el => getComputedStyle(el).direction"
+    assert page.locator(WIDGET).evaluate(direction) == ("rtl" if locale == "fa" else "ltr")
+    assert out(page, "bar").evaluate(direction) == "ltr"
+    xs = [page.locator(f"{WIDGET} select[data-in={name}]").bounding_box()["x"]
+          for name in CONTROLS]
+    assert xs == sorted(xs, reverse=locale == "fa")
+    rects = page.locator(f'{WIDGET} svg[data-out="bar"] rect')
+    lefts = [rects.nth(i).bounding_box()["x"] for i in range(rects.count())]
+    assert lefts == sorted(lefts)  # useful compute first, on the left, on every page
+    text = out(page, "mfu").inner_text()
+    persian = any("۰" <= c <= "۹" for c in text)
+    latin = any(c.isascii() and c.isdigit() for c in text)
+    assert (persian, latin) == ((True, False) if locale == "fa" else (False, True))

@@ -1,0 +1,155 @@
+"""The MFU widget's build side: the data it embeds is the library's, formatted per page."""
+
+import json
+import math
+import re
+from dataclasses import replace
+from html.parser import HTMLParser
+
+import pytest
+
+from distlesson.hardware import get_gpu
+from distlesson.models import get_model
+from distlesson.pages import mfu, mfu_widget
+from distlesson.parallel_layout import analyse_layout
+from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.step_time import TERMS, StepInputs, estimate_step
+
+LOCALES = ("en", "ca", "fa")
+GRID = [(k, m, s, r) for k in mfu_widget.EFFICIENCIES for m in mfu_widget.MICROBATCHES
+        for s in mfu_widget.SCHEDULES for r in mfu_widget.RECOMPUTE]
+MEMORY = get_gpu("h100-sxm").memory_bytes
+_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
+                   re.S)
+
+
+class _Tags(HTMLParser):
+    """Every start tag of the fragment, with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags(fragment: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Tags()
+    parser.feed(fragment)
+    return parser.tags
+
+
+def embedded(locale: str) -> dict:
+    found = _DATA.findall(mfu_widget.mfu_widget(locale))
+    assert len(found) == 1
+    return json.loads(found[0])
+
+
+def workload(m: int, recompute: str):
+    """The chapter's workload with m micro-batches of one sequence per pipeline."""
+    return replace(mfu.WORKLOAD, global_batch=m * mfu.LAYOUT.dp, recompute=recompute)
+
+
+def estimate(k: float, m: int, schedule: str, recompute: str):
+    inputs = StepInputs(kernel_efficiency=k, schedule=schedule,
+                        chunks=4 if schedule == "interleaved" else 1, data_stall=mfu.DATA_STALL)
+    return estimate_step(get_model(mfu.MODEL), mfu.LAYOUT, workload(m, recompute), mfu.CLUSTER,
+                         inputs)
+
+
+def fits(m: int, recompute: str) -> bool:
+    report = analyse_layout(get_model(mfu.MODEL), mfu.LAYOUT, workload(m, recompute))
+    return report.per_gpu_bytes <= MEMORY
+
+
+def seconds(value: float, locale: str) -> str:
+    return format_quantity(value, "s", locale, digits=2)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_json_parses_and_stays_small(locale):
+    fragment = mfu_widget.mfu_widget(locale)
+    assert set(embedded(locale)["d"]) == {mfu_widget.setting_key(*s) for s in GRID}
+    assert len(_DATA.findall(fragment)[0].encode()) < 150_000
+
+
+def test_the_default_is_the_chapter_step():
+    entry = embedded("en")["d"][mfu_widget.setting_key(*mfu_widget.DEFAULT)]
+    b = mfu.llama405_step().breakdown
+    assert entry["m"] == format_percent(b.mfu, "en", digits=1)
+    assert entry["p"] == [getattr(b, t) for t in TERMS]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_setting_shows_the_library_values(locale):
+    data = embedded(locale)["d"]
+    for k, m, schedule, recompute in GRID:
+        entry = data[mfu_widget.setting_key(k, m, schedule, recompute)]
+        where = f"{locale} {k} {m} {schedule} {recompute}"
+        if schedule == "interleaved" and m % mfu.LAYOUT.pp:
+            with pytest.raises(ValueError):
+                estimate(k, m, schedule, recompute)
+            assert set(entry) == {"e"}, where
+            assert format_number(m, locale) in entry["e"], where
+            continue
+        if not fits(m, recompute):
+            assert set(entry) == {"e"}, where
+            continue
+        b = estimate(k, m, schedule, recompute).breakdown
+        assert entry["m"] == format_percent(b.mfu, locale, digits=1), where
+        assert entry["t"] == seconds(b.total, locale), where
+        assert entry["p"] == [getattr(b, t) for t in TERMS], where
+        assert math.isclose(sum(entry["p"]), b.total), where
+        assert entry["q"] == [seconds(getattr(b, t), locale) for t in TERMS], where
+        term = b.ranked()[0][0]
+        assert entry["l"].startswith(mfu._TERMS[term][locale]), where
+        assert format_percent(b.shares()[term], locale, digits=1) in entry["l"], where
+
+
+def test_some_settings_do_not_fit_and_say_so():
+    data = embedded("en")["d"]
+    refused = [key for key, entry in data.items() if "e" in entry]
+    assert any("does not fit" in data[key]["e"] for key in refused)
+    assert any("multiple" in data[key]["e"] for key in refused)
+    assert len(refused) < len(data)
+
+
+def test_the_three_languages_show_the_same_widget():
+    shapes = {}
+    for locale in LOCALES:
+        data = embedded(locale)
+        shapes[locale] = (
+            sorted(data["w"]),
+            {key: sorted(entry) for key, entry in data["d"].items()},
+            [(tag, {k: v for k, v in attrs.items() if k in {"id", "for", "data-in", "data-out",
+                                                             "value", "data-widget"}})
+             for tag, attrs in tags(mfu_widget.mfu_widget(locale))],
+        )
+    assert shapes["ca"] == shapes["en"]
+    assert shapes["fa"] == shapes["en"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_controls_are_labelled_and_default_to_the_chapter_scenario(locale):
+    found = tags(mfu_widget.mfu_widget(locale))
+    selects = [attrs["id"] for tag, attrs in found if tag == "select"]
+    labels = [attrs["for"] for tag, attrs in found if tag == "label"]
+    assert len(selects) == 4 and labels == selects
+    selected = [attrs["value"] for tag, attrs in found if tag == "option" and "selected" in attrs]
+    assert selected == ["0.6", "16", "interleaved", "full"]
+    assert mfu.KERNEL_EFFICIENCY == 0.6 and mfu.SCHEDULE == "interleaved"
+    assert mfu.WORKLOAD.num_microbatches(mfu.LAYOUT) == 16
+    outs = {attrs["data-out"] for _, attrs in found if "data-out" in attrs}
+    assert outs == {"mfu", "step", "largest", "message", "bar"}
+    assert found[0][0] == "div" and found[0][1]["data-widget"] == "mfu"
+
+
+def test_persian_widget_writes_persian_digits():
+    data = embedded("fa")
+    for key, entry in data["d"].items():
+        text = entry.get("e", "") + entry.get("m", "") + entry.get("t", "") + entry.get("l", "")
+        assert not re.search(r"[0-9]", text.replace("1F1B", "")), key
+    fragment = mfu_widget.mfu_widget("fa")
+    visible = re.sub(r"<script\b.*?</script>|<[^>]+>", " ", fragment, flags=re.S)
+    assert not re.search(r"[0-9]", visible.replace("1F1B", ""))

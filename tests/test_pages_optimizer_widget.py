@@ -1,0 +1,131 @@
+"""The optimizer memory widget's build side: the data it embeds is the library's, formatted
+per page."""
+
+import json
+import re
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import pytest
+
+from distlesson.hardware import get_gpu
+from distlesson.memory import bytes_per_param, min_gpus, model_states
+from distlesson.models import get_model
+from distlesson.pages import optimizer_widget
+from distlesson.render.numbers import format_number, format_quantity
+
+LOCALES = ("en", "ca", "fa")
+GRID = [(o, p, m) for o in optimizer_widget.OPTIMIZERS for p in optimizer_widget.PRESETS
+        for m in optimizer_widget.MODELS]
+MEMORY = get_gpu("h100-sxm").memory_bytes  # the chapter's 80 GB GPU
+_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
+                   re.S)
+
+
+class _Tags(HTMLParser):
+    """Every start tag of the fragment, with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags(fragment: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Tags()
+    parser.feed(fragment)
+    return parser.tags
+
+
+def embedded(locale: str) -> dict:
+    found = _DATA.findall(optimizer_widget.optimizer_widget(locale))
+    assert len(found) == 1
+    return json.loads(found[0])
+
+
+def bpp_text(value, locale: str) -> str:
+    exact = Fraction(value)
+    return format_number(float(exact), locale, digits=0 if exact.denominator == 1 else 2)
+
+
+def test_the_grid_is_the_chapter_optimizers_presets_and_models():
+    assert set(optimizer_widget.OPTIMIZERS) >= {"adamw", "adam8bit", "adafactor", "lion"}
+    assert set(optimizer_widget.PRESETS) == {"mixed", "fp32", "mixed-no-master",
+                                             "mixed-fp32-grads"}
+    assert "llama3-405b" in optimizer_widget.MODELS
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_json_parses_and_stays_small(locale):
+    fragment = optimizer_widget.optimizer_widget(locale)
+    data = embedded(locale)
+    assert set(data["d"]) == {optimizer_widget.setting_key(*s) for s in GRID}
+    assert len(_DATA.findall(fragment)[0].encode()) < 100_000
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_setting_shows_the_library_values(locale):
+    data = embedded(locale)["d"]
+    for o, p, m in GRID:
+        entry = data[optimizer_widget.setting_key(o, p, m)]
+        arch = get_model(m)
+        per = bytes_per_param(arch, optimizer=o, precision=p)
+        states = model_states(arch, optimizer=o, precision=p).total
+        where = f"{locale} {o} {p} {m}"
+        assert entry["b"] == bpp_text(per.total, locale), where
+        assert entry["s"] == format_quantity(float(states), "GB", locale, digits=1), where
+        assert entry["g"] == format_number(min_gpus(states, MEMORY), locale), where
+        parts = (per.weights, per.grads, per.master, per.optimizer)
+        assert entry["p"] == [float(v) for v in parts], where
+        assert entry["q"] == [bpp_text(v, locale) for v in parts], where
+
+
+def test_the_default_is_the_chapter_case():
+    entry = embedded("en")["d"][optimizer_widget.setting_key("adamw", "mixed", "llama3-70b")]
+    assert entry["b"] == "16" and entry["p"] == [2.0, 2.0, 4.0, 8.0]
+
+
+def test_the_three_languages_show_the_same_widget():
+    shapes = {}
+    for locale in LOCALES:
+        data = embedded(locale)
+        shapes[locale] = (
+            sorted(data["w"]),
+            {key: sorted(entry) for key, entry in data["d"].items()},
+            [(tag, {k: v for k, v in attrs.items() if k in {"id", "for", "data-in", "data-out",
+                                                             "value", "data-widget"}})
+             for tag, attrs in tags(optimizer_widget.optimizer_widget(locale))],
+        )
+        assert [e["p"] for e in data["d"].values()] == [
+            e["p"] for e in embedded("en")["d"].values()]
+    assert shapes["ca"] == shapes["en"]
+    assert shapes["fa"] == shapes["en"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_controls_are_labelled_and_default_to_the_chapter_case(locale):
+    found = tags(optimizer_widget.optimizer_widget(locale))
+    selects = [attrs["id"] for tag, attrs in found if tag == "select"]
+    labels = [attrs["for"] for tag, attrs in found if tag == "label"]
+    assert len(selects) == 3 and labels == selects
+    selected = [attrs["value"] for tag, attrs in found if tag == "option" and "selected" in attrs]
+    assert selected == list(optimizer_widget.DEFAULT)
+    outs = {attrs["data-out"] for _, attrs in found if "data-out" in attrs}
+    assert outs == {"bpp", "states", "gpus", "bar"}
+    root = found[0]
+    assert root[0] == "div" and root[1]["data-widget"] == "optimizer"
+
+
+def test_persian_widget_writes_persian_digits():
+    data = embedded("fa")
+    for key, entry in data["d"].items():
+        text = entry["b"] + entry["s"] + entry["g"] + "".join(entry["q"])
+        assert not re.search(r"[0-9]", text), key
+    assert not re.search(r"[0-9]", "".join(data["w"]["n"]))
+    fragment = optimizer_widget.optimizer_widget("fa")
+    visible = re.sub(r"<script\b.*?</script>|<option\b.*?</option>|<[^>]+>", " ", fragment,
+                     flags=re.S)
+    # the names of the formats (bf16, fp32) are names, not numbers
+    assert not re.search(r"[0-9]", re.sub(r"\b(bf16|fp32)\b", "", visible))

@@ -1,0 +1,113 @@
+"""The roofline widget's build side: the data it embeds is the library's, formatted per page."""
+
+import json
+import re
+from fractions import Fraction
+
+import pytest
+
+from distlesson.hardware import GPUS
+from distlesson.pages import roofline_widget
+from distlesson.render.numbers import format_number, format_percent
+from distlesson.roofline import (
+    attainable_flops,
+    decode_shape,
+    ridge_point,
+    roofline_point,
+    training_shape,
+)
+from tests.test_pages_pipeline_widget import tags
+
+LOCALES = ("en", "ca", "fa")
+HIDDEN, TOKENS = 8192, 8192  # the chapter's width h and training micro-batch, through h -> 4h
+_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
+                   re.S)
+
+
+def embedded(locale: str) -> dict:
+    found = _DATA.findall(roofline_widget.roofline_widget(locale))
+    assert len(found) == 1
+    return json.loads(found[0])
+
+
+def intensity(value: Fraction, locale: str) -> str:
+    return format_number(float(value), locale, digits=0 if value >= 100 else 1)
+
+
+def test_grid_is_every_gpu_and_batch():
+    assert tuple(GPUS) == roofline_widget.GPU_KEYS
+    assert roofline_widget.BATCHES == (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+    data = embedded("en")
+    assert set(data["g"]) == set(GPUS)
+    assert set(data["d"]) == {roofline_widget.setting_key(g, b) for g in GPUS
+                              for b in roofline_widget.BATCHES}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_setting_shows_the_library_values(locale):
+    data = embedded(locale)
+    assert len(_DATA.findall(roofline_widget.roofline_widget(locale))[0].encode()) < 50_000
+    for key, gpu in GPUS.items():
+        entry = data["g"][key]
+        assert entry["r"] == format_number(float(ridge_point(gpu)), locale, digits=1), key
+        training = roofline_point(gpu, "training", training_shape(TOKENS, HIDDEN, 4 * HIDDEN))
+        assert entry["ti"] == intensity(training.intensity, locale), key
+        assert entry["ts"] == format_percent(float(training.share_of_peak), locale, digits=2)
+        for batch in roofline_widget.BATCHES:
+            point = roofline_point(gpu, "decode", decode_shape(batch, HIDDEN))
+            shown = data["d"][roofline_widget.setting_key(key, batch)]
+            where = f"{locale} {key} {batch}"
+            assert shown["i"] == intensity(point.intensity, locale), where
+            share = attainable_flops(gpu, point.intensity) / Fraction(gpu.bf16_dense_flops)
+            assert shown["s"] == format_percent(float(share), locale, digits=2), where
+            assert shown["m"] is (point.intensity < ridge_point(gpu)), where
+
+
+def test_plot_coordinates_follow_the_values():
+    data = embedded("en")
+    for key in GPUS:
+        gpu = data["g"][key]
+        xs = [data["d"][roofline_widget.setting_key(key, b)]["P"][0]
+              for b in roofline_widget.BATCHES]
+        assert xs == sorted(xs)  # larger batches sit further right
+        assert xs[-1] < gpu["T"][0]  # training further right still
+        # the roof's corner is at the ridge
+        corner = re.findall(r"[\d.]+ [\d.]+", gpu["R"])[1]
+        assert float(corner.split()[0]) == gpu["rx"]
+    for locale in ("ca", "fa"):  # coordinates are numbers, the same in every language
+        assert embedded(locale)["d"]["b200/64"]["P"] == data["d"]["b200/64"]["P"]
+
+
+def test_the_three_languages_show_the_same_widget():
+    shapes = {}
+    for locale in LOCALES:
+        shapes[locale] = [
+            (tag, {k: v for k, v in attrs.items()
+                   if k in {"id", "for", "data-in", "data-out", "value", "data-widget",
+                            "data-plot"}})
+            for tag, attrs in tags(roofline_widget.roofline_widget(locale))]
+    assert shapes["ca"] == shapes["en"] and shapes["fa"] == shapes["en"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_controls_are_labelled_and_default_to_the_chapter(locale):
+    found = tags(roofline_widget.roofline_widget(locale))
+    selects = [attrs["id"] for tag, attrs in found if tag == "select"]
+    labels = [attrs["for"] for tag, attrs in found if tag == "label"]
+    assert len(selects) == 2 and labels == selects
+    selected = [attrs["value"] for tag, attrs in found if tag == "option" and "selected" in attrs]
+    assert selected == ["h100-sxm", "1"]
+    outs = {attrs["data-out"] for _, attrs in found if "data-out" in attrs}
+    assert outs == {"ridge", "decode-intensity", "decode-share", "decode-bound",
+                    "training-intensity", "training-share", "plot"}
+    assert found[0][1]["data-widget"] == "roofline"
+
+
+def test_persian_widget_writes_persian_digits():
+    fragment = roofline_widget.roofline_widget("fa")
+    for entry in embedded("fa")["d"].values():
+        assert not re.search(r"[0-9]", entry["i"] + entry["s"])
+    visible = re.sub(r"<script\b.*?</script>|<[^>]+>", " ", fragment, flags=re.S)
+    names = "|".join(re.escape(g.display_name) for g in GPUS.values())
+    visible = re.sub(names + r"|bf16|TFLOP", "", visible)
+    assert not re.search(r"[0-9]", visible)
