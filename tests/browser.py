@@ -12,13 +12,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from tests.pages import ROOT
 from tests.test_site_built import SITE
 
 __all__ = ["CHROMIUM", "CHROMIUM_ARGS", "HOST", "SCREENSHOTS", "browser", "elsewhere",
-           "server", "site"]
+           "only_local", "server", "site", "widget_tabs"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -70,3 +70,28 @@ def elsewhere(requests: list[str]) -> list[str]:
     return [url for url in requests
             if urlsplit(url).scheme not in {"data", "blob", "about"}
             and urlsplit(url).hostname != HOST]
+
+
+def widget_tabs(browser, server: str, pages: dict[str, str], widget: str):
+    """For a module's ``tabs`` fixture (``yield from``): one tab per locale, its page loaded
+    once and its ``widget`` ready, with the URLs of every request the tab made."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened: dict[str, tuple[Page, list[str]]] = {}
+
+    def open_tab(locale: str) -> tuple[Page, list[str]]:
+        if locale not in opened:
+            tab, requests = context.new_page(), []
+            tab.on("request", lambda request: requests.append(request.url))
+            tab.goto(server + pages[locale], wait_until="domcontentloaded")
+            tab.wait_for_selector(f'{widget}[data-ready="true"]')
+            opened[locale] = (tab, requests)
+        return opened[locale]
+
+    yield open_tab
+    context.close()
+
+
+def only_local(requests: list[str]) -> None:
+    """The page made requests, and every one went to the local server."""
+    assert requests
+    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"

@@ -6,13 +6,13 @@ build/screenshots/."""
 import dataclasses
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from distlesson.models import get_model
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.transformer import attention_scalars, peak_scalars
 from tests import browser as shared
-from tests.browser import SCREENSHOTS, elsewhere
+from tests.browser import SCREENSHOTS
 
 # the shared fixtures, where pytest looks for this module's
 site, server, browser = shared.site, shared.server, shared.browser
@@ -30,20 +30,7 @@ def locale(request):
 @pytest.fixture(scope="module")
 def tabs(browser, server):
     """One tab per locale, its page loaded once, with every request it made."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened: dict[str, tuple[Page, list[str]]] = {}
-
-    def open_tab(locale: str) -> tuple[Page, list[str]]:
-        if locale not in opened:
-            tab, requests = context.new_page(), []
-            tab.on("request", lambda request: requests.append(request.url))
-            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
-            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
-            opened[locale] = (tab, requests)
-        return opened[locale]
-
-    yield open_tab
-    context.close()
+    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
 
 
 @pytest.fixture
@@ -51,8 +38,7 @@ def page(tabs, locale):
     tab, requests = tabs(locale)
     tab.bring_to_front()
     yield tab
-    assert requests
-    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+    shared.only_local(requests)
     choose(tab, *DEFAULT)
 
 

@@ -3,13 +3,13 @@ chosen, by mouse or keyboard, says why a setting is refused, reads right to left
 pages, and fetches nothing from another host. Screenshots go to build/screenshots/."""
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from distlesson.pages import mfu_widget
 from distlesson.render.numbers import format_percent, format_quantity
 from distlesson.step_time import TERMS
 from tests import browser as shared
-from tests.browser import SCREENSHOTS, elsewhere
+from tests.browser import SCREENSHOTS
 from tests.test_pages_mfu_widget import estimate
 
 PAGES = {"en": "/mfu/", "ca": "/ca/mfu/", "fa": "/fa/mfu/"}
@@ -31,20 +31,7 @@ def locale(request):
 def tabs(browser, server):
     """One tab per locale, its page loaded once (loading the page is most of the time these
     tests take), with the URLs of every request it made."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened: dict[str, tuple[Page, list[str]]] = {}
-
-    def open_tab(locale: str) -> tuple[Page, list[str]]:
-        if locale not in opened:
-            tab, requests = context.new_page(), []
-            tab.on("request", lambda request: requests.append(request.url))
-            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
-            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
-            opened[locale] = (tab, requests)
-        return opened[locale]
-
-    yield open_tab
-    context.close()
+    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
 
 
 @pytest.fixture
@@ -55,8 +42,7 @@ def page(tabs, locale):
     tab, requests = tabs(locale)
     tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
     yield tab
-    assert requests
-    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+    shared.only_local(requests)
     choose(tab, *DEFAULT)
 
 

@@ -3,14 +3,14 @@ the settings chosen, by mouse or keyboard, right to left on Persian pages, and f
 nothing from another host. Screenshots of the widget go to build/screenshots/."""
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from distlesson.hardware import get_gpu
 from distlesson.memory import bytes_per_param, min_gpus, model_states
 from distlesson.models import get_model
 from distlesson.render.numbers import format_number, format_quantity
 from tests import browser as shared
-from tests.browser import SCREENSHOTS, elsewhere
+from tests.browser import SCREENSHOTS
 
 PAGES = {"en": "/why-it-does-not-fit/", "ca": "/ca/why-it-does-not-fit/",
          "fa": "/fa/why-it-does-not-fit/"}
@@ -44,20 +44,7 @@ def locale(request):
 def tabs(browser, server):
     """One tab per locale, its page loaded once (loading the page is most of the time these
     tests take), with the URLs of every request it made."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened: dict[str, tuple[Page, list[str]]] = {}
-
-    def open_tab(locale: str) -> tuple[Page, list[str]]:
-        if locale not in opened:
-            tab, requests = context.new_page(), []
-            tab.on("request", lambda request: requests.append(request.url))
-            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
-            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
-            opened[locale] = (tab, requests)
-        return opened[locale]
-
-    yield open_tab
-    context.close()
+    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
 
 
 @pytest.fixture
@@ -68,8 +55,7 @@ def page(tabs, locale):
     tab, requests = tabs(locale)
     tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
     yield tab
-    assert requests
-    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+    shared.only_local(requests)
     choose(tab, *DEFAULT)
 
 

@@ -5,7 +5,7 @@ from another host. Screenshots of the widget go to build/screenshots/ for a pers
 from fractions import Fraction
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from distlesson.pages import pipeline
 from distlesson.pages.pipeline_widget import goal_text
@@ -13,7 +13,7 @@ from distlesson.pipeline_sim import Durations, simulate
 from distlesson.render.numbers import format_percent
 from distlesson.schedules import build_schedule
 from tests import browser as shared
-from tests.browser import SCREENSHOTS, elsewhere
+from tests.browser import SCREENSHOTS
 
 # the shared fixtures, where pytest looks for this module's
 site, server, browser = shared.site, shared.server, shared.browser
@@ -41,20 +41,7 @@ def locale(request):
 def tabs(browser, server):
     """One tab per locale, its pipeline page loaded once (loading the page is most of the
     time these tests take), with the URLs of every request it made."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened: dict[str, tuple[Page, list[str]]] = {}
-
-    def open_tab(locale: str) -> tuple[Page, list[str]]:
-        if locale not in opened:
-            tab, requests = context.new_page(), []
-            tab.on("request", lambda request: requests.append(request.url))
-            tab.goto(server + PAGES[locale], wait_until="domcontentloaded")
-            tab.wait_for_selector(f'{WIDGET}[data-ready="true"]')
-            opened[locale] = (tab, requests)
-        return opened[locale]
-
-    yield open_tab
-    context.close()
+    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
 
 
 @pytest.fixture
@@ -65,8 +52,7 @@ def page(tabs, locale):
     tab, requests = tabs(locale)
     tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
     yield tab
-    assert requests
-    assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+    shared.only_local(requests)
     tab.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
     choose(tab, *DEFAULT)
 

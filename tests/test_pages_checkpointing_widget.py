@@ -2,7 +2,6 @@
 formatted per page."""
 
 import dataclasses
-import json
 import re
 
 import pytest
@@ -11,19 +10,14 @@ from distlesson.models import get_model
 from distlesson.pages import checkpointing_widget
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.transformer import attention_scalars, peak_scalars
-from tests.test_pages_pipeline_widget import tags
+from tests.widget_checks import LOCALES, embedded_data, tags
 
-LOCALES = ("en", "ca", "fa")
 LAYERS = (2, 4, 8, 16, 32)
 SEQ_LENS = (16, 32, 64, 128, 256, 512, 1024)
-_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
-                   re.S)
 
 
 def embedded(locale: str) -> dict:
-    found = _DATA.findall(checkpointing_widget.checkpointing_widget(locale))
-    assert len(found) == 1
-    return json.loads(found[0])
+    return embedded_data(checkpointing_widget.checkpointing_widget(locale))
 
 
 def library(layers: int, seq_len: int) -> tuple[int, int, int]:

@@ -1,10 +1,8 @@
 """The MFU widget's build side: the data it embeds is the library's, formatted per page."""
 
-import json
 import math
 import re
 from dataclasses import replace
-from html.parser import HTMLParser
 
 import pytest
 
@@ -14,36 +12,15 @@ from distlesson.pages import mfu, mfu_widget
 from distlesson.parallel_layout import analyse_layout
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.step_time import TERMS, StepInputs, estimate_step
+from tests.widget_checks import DATA, LOCALES, embedded_data, tags
 
-LOCALES = ("en", "ca", "fa")
 GRID = [(k, m, s, r) for k in mfu_widget.EFFICIENCIES for m in mfu_widget.MICROBATCHES
         for s in mfu_widget.SCHEDULES for r in mfu_widget.RECOMPUTE]
 MEMORY = get_gpu("h100-sxm").memory_bytes
-_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
-                   re.S)
-
-
-class _Tags(HTMLParser):
-    """Every start tag of the fragment, with its attributes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(fragment: str) -> list[tuple[str, dict[str, str | None]]]:
-    parser = _Tags()
-    parser.feed(fragment)
-    return parser.tags
 
 
 def embedded(locale: str) -> dict:
-    found = _DATA.findall(mfu_widget.mfu_widget(locale))
-    assert len(found) == 1
-    return json.loads(found[0])
+    return embedded_data(mfu_widget.mfu_widget(locale))
 
 
 def workload(m: int, recompute: str):
@@ -71,7 +48,7 @@ def seconds(value: float, locale: str) -> str:
 def test_json_parses_and_stays_small(locale):
     fragment = mfu_widget.mfu_widget(locale)
     assert set(embedded(locale)["d"]) == {mfu_widget.setting_key(*s) for s in GRID}
-    assert len(_DATA.findall(fragment)[0].encode()) < 150_000
+    assert len(DATA.findall(fragment)[0].encode()) < 150_000
 
 
 def test_the_default_is_the_chapter_step():

@@ -1,10 +1,8 @@
 """The optimizer memory widget's build side: the data it embeds is the library's, formatted
 per page."""
 
-import json
 import re
 from fractions import Fraction
-from html.parser import HTMLParser
 
 import pytest
 
@@ -13,36 +11,15 @@ from distlesson.memory import bytes_per_param, min_gpus, model_states
 from distlesson.models import get_model
 from distlesson.pages import optimizer_widget
 from distlesson.render.numbers import format_number, format_quantity
+from tests.widget_checks import DATA, LOCALES, embedded_data, tags
 
-LOCALES = ("en", "ca", "fa")
 GRID = [(o, p, m) for o in optimizer_widget.OPTIMIZERS for p in optimizer_widget.PRESETS
         for m in optimizer_widget.MODELS]
 MEMORY = get_gpu("h100-sxm").memory_bytes  # the chapter's 80 GB GPU
-_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
-                   re.S)
-
-
-class _Tags(HTMLParser):
-    """Every start tag of the fragment, with its attributes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(fragment: str) -> list[tuple[str, dict[str, str | None]]]:
-    parser = _Tags()
-    parser.feed(fragment)
-    return parser.tags
 
 
 def embedded(locale: str) -> dict:
-    found = _DATA.findall(optimizer_widget.optimizer_widget(locale))
-    assert len(found) == 1
-    return json.loads(found[0])
+    return embedded_data(optimizer_widget.optimizer_widget(locale))
 
 
 def bpp_text(value, locale: str) -> str:
@@ -62,7 +39,7 @@ def test_json_parses_and_stays_small(locale):
     fragment = optimizer_widget.optimizer_widget(locale)
     data = embedded(locale)
     assert set(data["d"]) == {optimizer_widget.setting_key(*s) for s in GRID}
-    assert len(_DATA.findall(fragment)[0].encode()) < 100_000
+    assert len(DATA.findall(fragment)[0].encode()) < 100_000
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -1,9 +1,7 @@
 """The pipeline widget's build side: the data it embeds is the library's, formatted per page."""
 
-import json
 import re
 from fractions import Fraction
-from html.parser import HTMLParser
 
 import pytest
 
@@ -11,36 +9,15 @@ from distlesson.pages import pipeline, pipeline_widget
 from distlesson.pipeline_sim import Durations, simulate
 from distlesson.render.numbers import format_number, format_percent
 from distlesson.schedules import build_schedule
+from tests.widget_checks import DATA, LOCALES, embedded_data, tags
 
-LOCALES = ("en", "ca", "fa")
 DURATIONS = Durations(1, 2, 1)  # the chapter's: forward 1, backward 2 (of which W 1)
 GRID = [(p, m, name) for p in pipeline_widget.STAGES for m in pipeline_widget.MICROBATCHES
         for name in pipeline_widget.SCHEDULES]
-_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
-                   re.S)
-
-
-class _Tags(HTMLParser):
-    """Every start tag of the fragment, with its attributes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(fragment: str) -> list[tuple[str, dict[str, str | None]]]:
-    parser = _Tags()
-    parser.feed(fragment)
-    return parser.tags
 
 
 def embedded(locale: str) -> dict:
-    found = _DATA.findall(pipeline_widget.pipeline_widget(locale))
-    assert len(found) == 1
-    return json.loads(found[0])
+    return embedded_data(pipeline_widget.pipeline_widget(locale))
 
 
 def run(p: int, m: int, name: str):
@@ -57,7 +34,7 @@ def test_json_parses_and_stays_small(locale):
     fragment = pipeline_widget.pipeline_widget(locale)
     data = embedded(locale)
     assert set(data["d"]) == {pipeline_widget.setting_key(*s) for s in GRID}
-    size = len(_DATA.findall(fragment)[0].encode())
+    size = len(DATA.findall(fragment)[0].encode())
     assert size < 400_000, f"{locale}: the widget's JSON is {size} bytes"
 
 

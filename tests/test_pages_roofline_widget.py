@@ -1,6 +1,5 @@
 """The roofline widget's build side: the data it embeds is the library's, formatted per page."""
 
-import json
 import re
 from fractions import Fraction
 
@@ -16,18 +15,13 @@ from distlesson.roofline import (
     roofline_point,
     training_shape,
 )
-from tests.test_pages_pipeline_widget import tags
+from tests.widget_checks import DATA, LOCALES, embedded_data, tags
 
-LOCALES = ("en", "ca", "fa")
 HIDDEN, TOKENS = 8192, 8192  # the chapter's width h and training micro-batch, through h -> 4h
-_DATA = re.compile(r'<script type="application/json" class="dl-widget-data">(.*?)</script>',
-                   re.S)
 
 
 def embedded(locale: str) -> dict:
-    found = _DATA.findall(roofline_widget.roofline_widget(locale))
-    assert len(found) == 1
-    return json.loads(found[0])
+    return embedded_data(roofline_widget.roofline_widget(locale))
 
 
 def intensity(value: Fraction, locale: str) -> str:
@@ -46,7 +40,7 @@ def test_grid_is_every_gpu_and_batch():
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_setting_shows_the_library_values(locale):
     data = embedded(locale)
-    assert len(_DATA.findall(roofline_widget.roofline_widget(locale))[0].encode()) < 50_000
+    assert len(DATA.findall(roofline_widget.roofline_widget(locale))[0].encode()) < 50_000
     for key, gpu in GPUS.items():
         entry = data["g"][key]
         assert entry["r"] == format_number(float(ridge_point(gpu)), locale, digits=1), key

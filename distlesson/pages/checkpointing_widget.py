@@ -16,12 +16,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
-import json
 from typing import Any
 
 from distlesson.models import get_model
 from distlesson.pages.checkpointing import BATCH, LAYER_COUNTS, MODEL, SEQ_LEN, SWEEP
 from distlesson.pages.savings_labels import CKPT_LABELS
+from distlesson.pages.widget_html import (
+    output,
+    select,
+    widget,
+)
 from distlesson.render.numbers import (
     check_locale,
     format_number,
@@ -37,7 +41,9 @@ __all__ = ["DEFAULT", "LAYERS", "SEQ_LENS", "checkpointing_widget", "counts", "s
 LAYERS = LAYER_COUNTS
 SEQ_LENS = SWEEP
 DEFAULT = (get_model(MODEL).num_layers, SEQ_LEN)  # the chapter's model, L = 128
-_ID = "dl-checkpointing"  # one widget per page: ids of its controls start with this
+_NAME = "checkpointing"  # data-widget; ids of its controls start with dl-checkpointing
+# the controls every output depends on
+_INPUTS = ("layers", "seq")
 
 # The bars, in the units of the SVG's viewBox.
 WIDTH, LABEL, BAR, GAP, VALUE = 560, 190, 26, 12, 110
@@ -101,24 +107,10 @@ def widget_data(locale: str) -> dict[str, Any]:
     return {"d": settings}
 
 
-def _json(data: dict[str, Any]) -> str:
-    """Compact JSON that cannot close the script element it sits in."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("</", "<\\/")
 
 
-def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
-    items = "".join(
-        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
-        f"{html.escape(text)}</option>" for value, text in options)
-    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
-            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
 
 
-def _output(name: str, label: str, value: str) -> str:
-    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
-            f'<output data-out="{name}" for="{_ID}-layers {_ID}-seq">'
-            f"{html.escape(value)}</output></dd></div>")
 
 
 def _bars(locale: str, entry: dict[str, Any]) -> str:
@@ -152,23 +144,16 @@ def checkpointing_widget(locale: str) -> str:
     layers, seq_len = DEFAULT
     first = data["d"][setting_key(layers, seq_len)]
     controls = "".join((
-        _select("layers", _w("layers", locale),
-                [(str(n), format_number(n, locale)) for n in LAYERS], str(layers)),
-        _select("seq", _w("seq", locale),
-                [(str(n), format_number(n, locale)) for n in SEQ_LENS], str(seq_len)),
+        select(_NAME, "layers", _w("layers", locale),
+               [(str(n), format_number(n, locale)) for n in LAYERS], str(layers)),
+        select(_NAME, "seq", _w("seq", locale),
+               [(str(n), format_number(n, locale)) for n in SEQ_LENS], str(seq_len)),
     ))
     outputs = "".join((
-        _output("none", _w("none", locale), first["n"]),
-        _output("full", _w("full", locale), first["f"]),
-        _output("reduction", _w("reduction", locale), first["r"]),
-        _output("attention", _w("attention", locale), first["a"]),
+        output(_NAME, _INPUTS, "none", _w("none", locale), first["n"]),
+        output(_NAME, _INPUTS, "full", _w("full", locale), first["f"]),
+        output(_NAME, _INPUTS, "reduction", _w("reduction", locale), first["r"]),
+        output(_NAME, _INPUTS, "attention", _w("attention", locale), first["a"]),
     ))
-    return (
-        f'<div class="dl-widget" data-widget="checkpointing" data-locale="{locale}" '
-        f'id="{_ID}" role="group" aria-label="{html.escape(_w("widget", locale))}">'
-        f'<div class="dl-widget-controls">{controls}</div>'
-        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
-        f'<div class="dl-widget-scroll">{_bars(locale, first)}</div>'
-        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
-        f"</div>"
-    )
+    return widget(_NAME, locale, _w("widget", locale), controls, outputs,
+                  f'<div class="dl-widget-scroll">{_bars(locale, first)}</div>', data)

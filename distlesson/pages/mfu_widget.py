@@ -12,14 +12,20 @@ control, fills the outputs and draws the seven terms as one stacked bar.
 from __future__ import annotations
 
 import functools
-import html
-import json
 import math
 from dataclasses import replace
 from typing import Any
 
 from distlesson.models import get_model
 from distlesson.pages.mfu import _TERMS, CHUNKS, CLUSTER, DATA_STALL, LAYOUT, MODEL, WORKLOAD
+from distlesson.pages.widget_html import (
+    MESSAGE,
+    bar_svg,
+    output,
+    select,
+    swatch_legend,
+    widget,
+)
 from distlesson.parallel_layout import Workload, analyse_layout
 from distlesson.render.numbers import check_locale, format_number, format_percent, format_quantity
 from distlesson.step_time import TERMS, StepEstimate, StepInputs, estimate_step
@@ -34,7 +40,9 @@ SCHEDULES = ("1f1b", "interleaved")
 RECOMPUTE = ("full", "selective")
 DEFAULT = (0.6, 16, "interleaved", "full")  # the chapter's scenario
 COLOURS = ("#009E73", "#56B4E9", "#F0E442", "#E69F00", "#0072B2", "#CC79A7", "#D55E00")
-_ID = "dl-mfu"  # one widget per page: ids of its controls start with this
+_NAME = "mfu"  # data-widget; ids of its controls start with dl-mfu
+# the controls every output depends on
+_INPUTS = ("efficiency", "microbatches", "schedule", "recompute")
 
 _WORDS = {
     "widget": {"en": "Step time and MFU", "ca": "Temps del pas i MFU",
@@ -178,24 +186,10 @@ def widget_data(locale: str) -> dict[str, Any]:
     }
 
 
-def _json(data: dict[str, Any]) -> str:
-    """Compact JSON that cannot close the script element it sits in."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("</", "<\\/")
 
 
-def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
-    items = "".join(
-        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
-        f"{html.escape(text)}</option>" for value, text in options)
-    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
-            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
 
 
-def _output(name: str, label: str, value: str) -> str:
-    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
-            f'<output data-out="{name}" for="{_ID}-efficiency {_ID}-microbatches '
-            f'{_ID}-schedule {_ID}-recompute">{html.escape(value)}</output></dd></div>')
 
 
 def mfu_widget(locale: str) -> str:
@@ -212,34 +206,21 @@ def mfu_widget(locale: str) -> str:
                  ("interleaved", _w("interleaved", locale).format(
                      v=format_number(CHUNKS, locale)))]
     controls = "".join((
-        _select("efficiency", _w("efficiency", locale),
-                [(str(k), format_percent(k, locale)) for k in EFFICIENCIES], str(efficiency)),
-        _select("microbatches", _w("microbatches", locale),
-                [(str(n), format_number(n, locale)) for n in MICROBATCHES], str(m)),
-        _select("schedule", _w("schedule", locale), schedules, schedule),
-        _select("recompute", _w("recompute", locale),
-                [(r, _w(r, locale)) for r in RECOMPUTE], recompute),
+        select(_NAME, "efficiency", _w("efficiency", locale),
+               [(str(k), format_percent(k, locale)) for k in EFFICIENCIES], str(efficiency)),
+        select(_NAME, "microbatches", _w("microbatches", locale),
+               [(str(n), format_number(n, locale)) for n in MICROBATCHES], str(m)),
+        select(_NAME, "schedule", _w("schedule", locale), schedules, schedule),
+        select(_NAME, "recompute", _w("recompute", locale),
+               [(r, _w(r, locale)) for r in RECOMPUTE], recompute),
     ))
     outputs = "".join((
-        _output("mfu", _w("mfu", locale), first["m"]),
-        _output("step", _w("step", locale), first["t"]),
-        _output("largest", _w("largest", locale), first["l"]),
+        output(_NAME, _INPUTS, "mfu", _w("mfu", locale), first["m"]),
+        output(_NAME, _INPUTS, "step", _w("step", locale), first["t"]),
+        output(_NAME, _INPUTS, "largest", _w("largest", locale), first["l"]),
     ))
-    legend = "".join(
-        f'<li data-legend="{term}"><span class="dl-swatch" style="background:{colour}" '
-        f'aria-hidden="true"></span>{html.escape(_TERMS[term][locale])}</li>'
-        for term, colour in zip(TERMS, COLOURS, strict=True))
-    return (
-        f'<div class="dl-widget" data-widget="mfu" data-locale="{locale}" id="{_ID}" '
-        f'role="group" aria-label="{html.escape(_w("widget", locale))}">'
-        f'<div class="dl-widget-controls">{controls}</div>'
-        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
-        f'<p class="dl-widget-message" data-out="message" role="status" hidden></p>'
-        f'<div class="dl-widget-scroll">'
-        f'<svg data-out="bar" class="dl-widget-timeline" direction="ltr" role="img" '
-        f'aria-label="{html.escape(_w("bar", locale))}" '
-        f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
-        f'<ul class="dl-widget-legend">{legend}</ul>'
-        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
-        f"</div>"
-    )
+    legend = swatch_legend((term, colour, _TERMS[term][locale])
+                           for term, colour in zip(TERMS, COLOURS, strict=True))
+    return widget(_NAME, locale, _w("widget", locale), controls, outputs,
+                  f'{MESSAGE}{bar_svg(_w("bar", locale))}'
+                  f'<ul class="dl-widget-legend">{legend}</ul>', data)

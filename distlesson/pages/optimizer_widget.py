@@ -11,14 +11,19 @@ and draws the stacked bar of bytes per parameter.
 from __future__ import annotations
 
 import functools
-import html
-import json
 from typing import Any
 
 from distlesson.memory import bytes_per_param, min_gpus, model_states
 from distlesson.models import get_model
 from distlesson.pages.fit import _bpp, _gb, _gpu_memory
 from distlesson.pages.fit_labels import LABELS, OPTIMIZER_NAMES, PRESET_NAMES
+from distlesson.pages.widget_html import (
+    bar_svg,
+    output,
+    select,
+    swatch_legend,
+    widget,
+)
 from distlesson.render.numbers import check_locale, format_number
 
 __all__ = ["DEFAULT", "MODELS", "OPTIMIZERS", "PARTS", "PRESETS", "optimizer_widget",
@@ -31,7 +36,9 @@ MODELS = ("gpt2-small", "llama3-8b", "llama3-70b", "llama3-405b")
 PARTS = ("weights", "grads", "master", "optimizer")  # the bar's segments, left to right
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")  # Okabe-Ito, as the pipeline's
 DEFAULT = ("adamw", "mixed", "llama3-70b")  # the chapter's case
-_ID = "dl-optimizer"  # one widget per page: ids of its controls start with this
+_NAME = "optimizer"  # data-widget; ids of its controls start with dl-optimizer
+# the controls every output depends on
+_INPUTS = ("optimizer", "precision", "model")
 
 _WORDS = {
     "widget": {"en": "Optimizer memory", "ca": "Memòria de l'optimitzador",
@@ -85,24 +92,10 @@ def widget_data(locale: str) -> dict[str, Any]:
     }
 
 
-def _json(data: dict[str, Any]) -> str:
-    """Compact JSON that cannot close the script element it sits in."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("</", "<\\/")
 
 
-def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
-    items = "".join(
-        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
-        f"{html.escape(text)}</option>" for value, text in options)
-    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
-            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
 
 
-def _output(name: str, label: str, value: str) -> str:
-    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
-            f'<output data-out="{name}" for="{_ID}-optimizer {_ID}-precision {_ID}-model">'
-            f"{html.escape(value)}</output></dd></div>")
 
 
 def optimizer_widget(locale: str) -> str:
@@ -116,34 +109,22 @@ def optimizer_widget(locale: str) -> str:
     optimizer, precision, model = DEFAULT
     first = data["d"][setting_key(*DEFAULT)]
     controls = "".join((
-        _select("optimizer", LABELS["opt"][locale],
-                [(key, OPTIMIZER_NAMES[key][locale]) for key in OPTIMIZERS], optimizer),
-        _select("precision", _w("precision", locale),
-                [(key, PRESET_NAMES[key][locale]) for key in PRESETS], precision),
-        _select("model", LABELS["model"][locale],
-                [(key, get_model(key).display_name) for key in MODELS], model),
+        select(_NAME, "optimizer", LABELS["opt"][locale],
+               [(key, OPTIMIZER_NAMES[key][locale]) for key in OPTIMIZERS], optimizer),
+        select(_NAME, "precision", _w("precision", locale),
+               [(key, PRESET_NAMES[key][locale]) for key in PRESETS], precision),
+        select(_NAME, "model", LABELS["model"][locale],
+               [(key, get_model(key).display_name) for key in MODELS], model),
     ))
     gpus = LABELS["gpus80"][locale].format(gb=_gb(_gpu_memory(), locale))
     outputs = "".join((
-        _output("bpp", LABELS["bpp"][locale], first["b"]),
-        _output("states", _w("states", locale), first["s"]),
-        _output("gpus", gpus, first["g"]),
+        output(_NAME, _INPUTS, "bpp", LABELS["bpp"][locale], first["b"]),
+        output(_NAME, _INPUTS, "states", _w("states", locale), first["s"]),
+        output(_NAME, _INPUTS, "gpus", gpus, first["g"]),
     ))
-    legend = "".join(
-        f'<li data-legend="{part}"><span class="dl-swatch" style="background:{colour}" '
-        f'aria-hidden="true"></span>{html.escape(LABELS[part][locale])}</li>'
-        for part, colour in zip(PARTS, COLOURS, strict=True))
-    return (
-        f'<div class="dl-widget" data-widget="optimizer" data-locale="{locale}" id="{_ID}" '
-        f'role="group" aria-label="{html.escape(_w("widget", locale))}">'
-        f'<div class="dl-widget-controls">{controls}</div>'
-        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
-        f'<div class="dl-widget-scroll">'
-        f'<svg data-out="bar" class="dl-widget-timeline" direction="ltr" role="img" '
-        f'aria-label="{html.escape(_w("bar", locale))}" '
-        f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
-        f'<ul class="dl-widget-legend">{legend}</ul>'
-        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
-        f"</div>"
-    )
+    legend = swatch_legend((part, colour, LABELS[part][locale])
+                           for part, colour in zip(PARTS, COLOURS, strict=True))
+    return widget(_NAME, locale, _w("widget", locale), controls, outputs,
+                  f'{bar_svg(_w("bar", locale))}<ul class="dl-widget-legend">{legend}</ul>',
+                  data)
 

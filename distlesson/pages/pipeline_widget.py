@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 from fractions import Fraction
 from typing import Any
 
@@ -27,6 +26,12 @@ from distlesson.pages.pipeline import (
     _peaks,
     _run,
 )
+from distlesson.pages.widget_html import (
+    MESSAGE,
+    output,
+    select,
+    widget,
+)
 from distlesson.pipeline_sim import Timeline
 from distlesson.render.numbers import check_locale, format_number, format_percent
 from distlesson.schedules import check_schedule_args
@@ -38,7 +43,9 @@ __all__ = ["DEFAULT", "MICROBATCHES", "SCHEDULES", "STAGES", "goal_text", "pipel
 STAGES = (2, 3, 4, 6, 8)
 MICROBATCHES = (1, 2, 4, 8, 12, 16, 24, 32)
 DEFAULT = (*EXAMPLE, "1f1b")  # the chapter's example: 4 stages, 8 microbatches, 1F1B
-_ID = "dl-pipeline"  # one widget per page: ids of its controls start with this
+_NAME = "pipeline"  # data-widget; ids of its controls start with dl-pipeline
+# the controls every output depends on
+_INPUTS = ("stages", "microbatches", "schedule")
 
 _WORDS = {
     "widget": {"en": "Pipeline simulator", "ca": "Simulador del pipeline",
@@ -154,24 +161,10 @@ def widget_data(locale: str) -> dict[str, Any]:
     }
 
 
-def _json(data: dict[str, Any]) -> str:
-    """Compact JSON that cannot close the script element it sits in."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("</", "<\\/")
 
 
-def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
-    items = "".join(
-        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
-        f"{html.escape(text)}</option>" for value, text in options)
-    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
-            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
 
 
-def _output(name: str, label: str, value: str, extra: str = "") -> str:
-    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
-            f'<output data-out="{name}" for="{_ID}-stages {_ID}-microbatches {_ID}-schedule"'
-            f"{extra}>{html.escape(value)}</output></dd></div>")
 
 
 def pipeline_widget(locale: str) -> str:
@@ -192,22 +185,22 @@ def pipeline_widget(locale: str) -> str:
             name=_NAMES[key][locale], v=format_number(CHUNKS, locale))
 
     controls = "".join((
-        _select("stages", _LABELS["stages"][locale],
-                [(str(p), format_number(p, locale)) for p in STAGES], str(pp)),
-        _select("microbatches", _LABELS["microbatches"][locale],
-                [(str(n), format_number(n, locale)) for n in MICROBATCHES], str(m)),
-        _select("schedule", _LABELS["schedule"][locale],
-                [(key, schedule_option(key)) for key in SCHEDULES], name),
+        select(_NAME, "stages", _LABELS["stages"][locale],
+               [(str(p), format_number(p, locale)) for p in STAGES], str(pp)),
+        select(_NAME, "microbatches", _LABELS["microbatches"][locale],
+               [(str(n), format_number(n, locale)) for n in MICROBATCHES], str(m)),
+        select(_NAME, "schedule", _LABELS["schedule"][locale],
+               [(key, schedule_option(key)) for key in SCHEDULES], name),
     ))
     makespan_label = _w("makespan", locale).format(
         label=_LABELS["makespan"][locale], one=format_number(DURATIONS.fwd, locale))
     goal_label = _w("goal", locale).format(target=format_percent(float(TARGET), locale))
     outputs = "".join((
-        _output("bubble", _LABELS["bubble_sim"][locale], first["b"]),
-        _output("makespan", makespan_label, first["t"]),
-        _output("peaks", _LABELS["peak"][locale], first["p"]),
-        _output("goal", goal_label, goal_text(first["g"], locale),
-                f' data-reached="{str(first["g"]).lower()}"'),
+        output(_NAME, _INPUTS, "bubble", _LABELS["bubble_sim"][locale], first["b"]),
+        output(_NAME, _INPUTS, "makespan", makespan_label, first["t"]),
+        output(_NAME, _INPUTS, "peaks", _LABELS["peak"][locale], first["p"]),
+        output(_NAME, _INPUTS, "goal", goal_label, goal_text(first["g"], locale),
+               f' data-reached="{str(first["g"]).lower()}"'),
     ))
     legend = "".join(
         f'<li data-legend="{kind}"><span class="dl-swatch" data-kind="{kind}" '
@@ -215,17 +208,9 @@ def pipeline_widget(locale: str) -> str:
         f"{html.escape(_LABELS[key][locale])}</li>"
         for kind, key in (("F", "forward"), ("B", "backward"), ("W", "wgrad"),
                           ("idle", "idle")))
-    return (
-        f'<div class="dl-widget" data-widget="pipeline" data-locale="{locale}" id="{_ID}" '
-        f'role="group" aria-label="{html.escape(_w("widget", locale))}">'
-        f'<div class="dl-widget-controls">{controls}</div>'
-        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
-        f'<p class="dl-widget-message" data-out="message" role="status" hidden></p>'
-        f'<div class="dl-widget-scroll">'
-        f'<svg data-out="timeline" class="dl-widget-timeline" direction="ltr" role="img" '
-        f'aria-label="{html.escape(_w("timeline", locale))}" '
-        f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
-        f'<ul class="dl-widget-legend">{legend}</ul>'
-        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
-        f"</div>"
-    )
+    return widget(_NAME, locale, _w("widget", locale), controls, outputs,
+                  f'{MESSAGE}<div class="dl-widget-scroll">'
+                  f'<svg data-out="timeline" class="dl-widget-timeline" direction="ltr" '
+                  f'role="img" aria-label="{html.escape(_w("timeline", locale))}" '
+                  f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
+                  f'<ul class="dl-widget-legend">{legend}</ul>', data)

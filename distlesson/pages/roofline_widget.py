@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 import math
 from typing import Any
 
 from distlesson.hardware import GPUS
 from distlesson.pages.hardware import GPU, WORKLOADS, X_RANGE, _tick
 from distlesson.pages.hardware_labels import LABELS, POINT_NAMES
+from distlesson.pages.widget_html import (
+    output,
+    select,
+    widget,
+)
 from distlesson.render.numbers import check_locale, format_number, format_percent
 from distlesson.roofline import (
     RooflinePoint,
@@ -38,7 +42,9 @@ __all__ = ["BATCHES", "DEFAULT", "GPU_KEYS", "bound_text", "roofline_widget", "s
 GPU_KEYS = tuple(GPUS)
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 DEFAULT = (GPU, 1)  # the chapter's GPU and its first decode point
-_ID = "dl-roofline"  # one widget per page: ids of its controls start with this
+_NAME = "roofline"  # data-widget; ids of its controls start with dl-roofline
+# the controls every output depends on
+_INPUTS = ("gpu", "batch")
 _TERA = 1e12  # the y axis in TFLOP/s
 
 # The plot, in the units of its viewBox: log-log, x over the chapter's range of intensities.
@@ -162,24 +168,10 @@ def widget_data(locale: str) -> dict[str, Any]:
             "g": gpus, "d": settings}
 
 
-def _json(data: dict[str, Any]) -> str:
-    """Compact JSON that cannot close the script element it sits in."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("</", "<\\/")
 
 
-def _select(name: str, label: str, options: list[tuple[str, str]], selected: str) -> str:
-    items = "".join(
-        f'<option value="{html.escape(value)}"{" selected" if value == selected else ""}>'
-        f"{html.escape(text)}</option>" for value, text in options)
-    return (f'<div class="dl-widget-field"><label for="{_ID}-{name}">{html.escape(label)}'
-            f'</label><select id="{_ID}-{name}" data-in="{name}">{items}</select></div>')
 
 
-def _output(name: str, label: str, value: str, extra: str = "") -> str:
-    return (f'<div class="dl-widget-output"><dt>{html.escape(label)}</dt><dd>'
-            f'<output data-out="{name}" for="{_ID}-gpu {_ID}-batch"'
-            f"{extra}>{html.escape(value)}</output></dd></div>")
 
 
 def _plot(locale: str, gpu: dict[str, Any], entry: dict[str, Any]) -> str:
@@ -233,19 +225,20 @@ def roofline_widget(locale: str) -> str:
     gpu_key, batch = DEFAULT
     gpu, first = data["g"][gpu_key], data["d"][setting_key(gpu_key, batch)]
     controls = "".join((
-        _select("gpu", _w("gpu", locale),
-                [(key, GPUS[key].display_name) for key in GPU_KEYS], gpu_key),
-        _select("batch", _w("batch", locale),
-                [(str(b), format_number(b, locale)) for b in BATCHES], str(batch)),
+        select(_NAME, "gpu", _w("gpu", locale),
+               [(key, GPUS[key].display_name) for key in GPU_KEYS], gpu_key),
+        select(_NAME, "batch", _w("batch", locale),
+               [(str(b), format_number(b, locale)) for b in BATCHES], str(batch)),
     ))
     outputs = "".join((
-        _output("ridge", _w("ridge", locale), gpu["r"]),
-        _output("decode-intensity", _w("decode_intensity", locale), first["i"]),
-        _output("decode-share", _w("decode_share", locale), first["s"]),
-        _output("decode-bound", _w("decode_bound", locale), bound_text(first["m"], locale),
-                f' data-memory-bound="{str(first["m"]).lower()}"'),
-        _output("training-intensity", _w("training_intensity", locale), gpu["ti"]),
-        _output("training-share", _w("training_share", locale), gpu["ts"]),
+        output(_NAME, _INPUTS, "ridge", _w("ridge", locale), gpu["r"]),
+        output(_NAME, _INPUTS, "decode-intensity", _w("decode_intensity", locale), first["i"]),
+        output(_NAME, _INPUTS, "decode-share", _w("decode_share", locale), first["s"]),
+        output(_NAME, _INPUTS, "decode-bound", _w("decode_bound", locale),
+               bound_text(first["m"], locale),
+               f' data-memory-bound="{str(first["m"]).lower()}"'),
+        output(_NAME, _INPUTS, "training-intensity", _w("training_intensity", locale), gpu["ti"]),
+        output(_NAME, _INPUTS, "training-share", _w("training_share", locale), gpu["ts"]),
     ))
     tokens = format_number(WORKLOADS.training_tokens, locale)
     legend = "".join(
@@ -253,13 +246,6 @@ def roofline_widget(locale: str) -> str:
         f'data-point="{name}" aria-hidden="true"></span>{html.escape(text)}</li>'
         for name, text in (("decode", _w("decode", locale)),
                            ("training", POINT_NAMES["training"][locale].format(t=tokens))))
-    return (
-        f'<div class="dl-widget" data-widget="roofline" data-locale="{locale}" id="{_ID}" '
-        f'role="group" aria-label="{html.escape(_w("widget", locale))}">'
-        f'<div class="dl-widget-controls">{controls}</div>'
-        f'<dl class="dl-widget-outputs" aria-live="polite">{outputs}</dl>'
-        f'<div class="dl-widget-scroll">{_plot(locale, gpu, first)}</div>'
-        f'<ul class="dl-widget-legend">{legend}</ul>'
-        f'<script type="application/json" class="dl-widget-data">{_json(data)}</script>'
-        f"</div>"
-    )
+    return widget(_NAME, locale, _w("widget", locale), controls, outputs,
+                  f'<div class="dl-widget-scroll">{_plot(locale, gpu, first)}</div>'
+                  f'<ul class="dl-widget-legend">{legend}</ul>', data)

@@ -9,27 +9,16 @@
 (function () {
   "use strict";
 
+  var core = window.distlessonWidgets;
   var LABEL = 190, GAP = 6;  // as the build drew the bars: they start at LABEL
 
-  function initCheckpointing(root) {
-    if (root.getAttribute("data-ready") === "true") return;
-    var source = root.querySelector("script.dl-widget-data");
-    if (!source) return;
-    var data = JSON.parse(source.textContent);
-    var controls = {}, out = {};
-    root.querySelectorAll("select[data-in]").forEach(function (select) {
-      controls[select.getAttribute("data-in")] = select;
-    });
-    root.querySelectorAll("[data-out]").forEach(function (node) {
-      out[node.getAttribute("data-out")] = node;
-    });
+  core.register("checkpointing", function (root, data, controls, out) {
     var bars = ["none", "full"].map(function (name) {
       return { rect: root.querySelector('rect[data-bar="' + name + '"]'),
                value: root.querySelector('text[data-bar-value="' + name + '"]') };
     });
-
-    function update() {
-      var key = controls.layers.value + "-" + controls.seq.value;
+    return function update() {
+      var key = core.key(controls, ["layers", "seq"], "-");
       var entry = data.d[key];
       if (!entry) return;
       out.none.textContent = entry.n;
@@ -42,26 +31,6 @@
         bars[i].value.textContent = text;
       });
       root.setAttribute("data-setting", key);
-    }
-
-    Object.keys(controls).forEach(function (name) {
-      controls[name].addEventListener("change", update);
-      controls[name].addEventListener("input", update);
-    });
-    update();
-    root.setAttribute("data-ready", "true");
-  }
-
-  function init() {
-    document.querySelectorAll('.dl-widget[data-widget="checkpointing"]')
-      .forEach(initCheckpointing);
-  }
-
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
+    };
+  });
 })();

@@ -4,122 +4,33 @@
  * written at build by the distlesson library (distlesson/pages/mfu_widget.py) for every
  * setting of its controls and already formatted for the page's language. Nothing here
  * computes a result: the script picks the entry of the current setting, shows it and draws
- * the step's seven terms, in seconds, as one stacked bar. No request leaves the page.
+ * the step's seven terms, in seconds, as one stacked bar (widget-core.js). No request
+ * leaves the page.
  */
 (function () {
   "use strict";
 
-  var SVG_NS = "http://www.w3.org/2000/svg";
-  // Layout of the bar, in the units of its viewBox.
-  var WIDTH = 720, LEFT = 14, RIGHT = 14, TOP = 6, BAR = 30, AXIS = 44;
-  var TICK_STEPS = [1, 2, 5, 10, 20];
+  var core = window.distlessonWidgets;
+  var NAMES = ["efficiency", "microbatches", "schedule", "recompute"];
 
-  function el(name, attrs, parent) {
-    var node = document.createElementNS(SVG_NS, name);
-    Object.keys(attrs).forEach(function (key) { node.setAttribute(key, attrs[key]); });
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
-  function drawBar(svg, entry, words) {
-    while (svg.firstChild) svg.removeChild(svg.firstChild);
-    if (!entry || entry.e) {  // a setting the library refused: no bar, the message says why
-      svg.removeAttribute("viewBox");
-      svg.style.display = "none";
-      return;
-    }
-    svg.style.display = "";
-    // the scale is the grid's longest bar, so that settings compare by eye
-    var span = words.n.length - 1;
-    var plot = WIDTH - LEFT - RIGHT;
-    var x = function (v) { return LEFT + (v / span) * plot; };
-    svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + (TOP + BAR + AXIS));
-    var start = 0;
-    for (var i = 0; i < entry.p.length; i++) {
-      var value = entry.p[i];
-      if (value <= 0) continue;
-      var x0 = x(start), w = x(start + value) - x0;
-      var rect = el("rect", { x: x0, y: TOP, width: w, height: BAR, fill: words.colours[i],
-        "data-part": i }, svg);
-      var title = el("title", {}, rect);
-      title.textContent = words.terms[i] + ": " + entry.q[i];
-      if (w >= 8 * entry.q[i].length + 6) {
-        var text = el("text", { x: x0 + w / 2, y: TOP + BAR / 2, "text-anchor": "middle",
-          "dominant-baseline": "central", class: "dl-op-text",
-          fill: i === 4 ? "#ffffff" : "#000000" }, svg);
-        text.textContent = entry.q[i];
-      }
-      start += value;
-    }
-    var base = TOP + BAR + 2;
-    el("line", { x1: LEFT, y1: base, x2: LEFT + plot, y2: base, stroke: "currentColor",
-      "stroke-width": 1 }, svg);
-    var step = TICK_STEPS[TICK_STEPS.length - 1];
-    for (i = 0; i < TICK_STEPS.length; i++) {
-      if (span / TICK_STEPS[i] <= 12) { step = TICK_STEPS[i]; break; }
-    }
-    for (var t = 0; t <= span; t += step) {
-      el("line", { x1: x(t), y1: base, x2: x(t), y2: base + 4, stroke: "currentColor",
-        "stroke-width": 1 }, svg);
-      var tick = el("text", { x: x(t), y: base + 15, "text-anchor": "middle",
-        class: "dl-axis-text" }, svg);
-      tick.textContent = words.n[t];
-    }
-    var caption = el("text", { x: LEFT + plot / 2, y: base + 34, "text-anchor": "middle",
-      class: "dl-axis-text" }, svg);
-    caption.textContent = words.axis;
-  }
-
-  function initMfu(root) {
-    if (root.getAttribute("data-ready") === "true") return;
-    var source = root.querySelector("script.dl-widget-data");
-    if (!source) return;
-    var data = JSON.parse(source.textContent);
-    var controls = {};
-    root.querySelectorAll("select[data-in]").forEach(function (select) {
-      controls[select.getAttribute("data-in")] = select;
-    });
-    var out = {};
-    root.querySelectorAll("[data-out]").forEach(function (node) {
-      out[node.getAttribute("data-out")] = node;
-    });
-
-    function update() {
-      var key = controls.efficiency.value + "|" + controls.microbatches.value + "|" +
-        controls.schedule.value + "|" + controls.recompute.value;
+  core.register("mfu", function (root, data, controls, out) {
+    return function update() {
+      var key = core.key(controls, NAMES, "|");
       var entry = data.d[key];
       var valid = entry && !entry.e;
       out.mfu.textContent = valid ? entry.m : data.w.none;
       out.step.textContent = valid ? entry.t : data.w.none;
       out.largest.textContent = valid ? entry.l : data.w.none;
-      out.message.textContent = valid ? "" : (entry ? entry.e : "");
-      out.message.hidden = valid;
-      drawBar(out.bar, entry, data.w);
+      core.refusal(out, entry, valid);
+      // a setting the library refused: no bar, the message says why
+      if (core.clearSvg(out.bar, entry)) {
+        // the scale is the grid's longest bar, so that settings compare by eye
+        core.stackedBar(out.bar, entry, data.w, data.w.terms, 4, [1, 2, 5, 10, 20]);
+      }
       root.querySelectorAll("[data-legend]").forEach(function (item) {
         item.hidden = !valid;
       });
       root.setAttribute("data-setting", key);
-    }
-
-    Object.keys(controls).forEach(function (name) {
-      controls[name].addEventListener("change", update);
-      controls[name].addEventListener("input", update);
-    });
-    update();
-    root.setAttribute("data-ready", "true");
-  }
-
-  function init() {
-    document.querySelectorAll('.dl-widget[data-widget="mfu"]').forEach(initMfu);
-  }
-
-  // Material's instant navigation announces each new page on document$; without it, the
-  // page is ready once the DOM is.
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
+    };
+  });
 })();

@@ -9,25 +9,13 @@
 (function () {
   "use strict";
 
-  function initRoofline(root) {
-    if (root.getAttribute("data-ready") === "true") return;
-    var source = root.querySelector("script.dl-widget-data");
-    if (!source) return;
-    var data = JSON.parse(source.textContent);
-    var controls = {}, out = {}, plot = {};
-    root.querySelectorAll("select[data-in]").forEach(function (select) {
-      controls[select.getAttribute("data-in")] = select;
-    });
-    root.querySelectorAll("[data-out]").forEach(function (node) {
-      out[node.getAttribute("data-out")] = node;
-    });
-    root.querySelectorAll("[data-plot]").forEach(function (node) {
-      plot[node.getAttribute("data-plot")] = node;
-    });
+  var core = window.distlessonWidgets;
 
-    function update() {
+  core.register("roofline", function (root, data, controls, out) {
+    var plot = core.byAttribute(root, "[data-plot]", "data-plot");
+    return function update() {
       var gpu = data.g[controls.gpu.value];
-      var key = controls.gpu.value + "/" + controls.batch.value;
+      var key = core.key(controls, ["gpu", "batch"], "/");
       var entry = data.d[key];
       if (!gpu || !entry) return;
       out.ridge.textContent = gpu.r;
@@ -45,25 +33,6 @@
       plot.decode.setAttribute("cx", entry.P[0]);
       plot.decode.setAttribute("cy", entry.P[1]);
       root.setAttribute("data-setting", key);
-    }
-
-    Object.keys(controls).forEach(function (name) {
-      controls[name].addEventListener("change", update);
-      controls[name].addEventListener("input", update);
-    });
-    update();
-    root.setAttribute("data-ready", "true");
-  }
-
-  function init() {
-    document.querySelectorAll('.dl-widget[data-widget="roofline"]').forEach(initRoofline);
-  }
-
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
+    };
+  });
 })();

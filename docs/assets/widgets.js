@@ -8,7 +8,7 @@
 (function () {
   "use strict";
 
-  var SVG_NS = "http://www.w3.org/2000/svg";
+  var core = window.distlessonWidgets, el = core.el;
   var KIND_COLOURS = { F: "#0072B2", B: "#E69F00", W: "#009E73" }; // Okabe-Ito
   var KIND_TEXT = { F: "#ffffff", B: "#000000", W: "#000000" };
   // Later chunks of an interleaved stage: the same hues mixed with 45 % white, opaque so
@@ -19,21 +19,8 @@
   var WIDTH = 720, LEFT = 84, RIGHT = 14, TOP = 6, ROW = 24, BAR = 18, AXIS = 44;
   var TICK_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 
-  function el(name, attrs, parent) {
-    var node = document.createElementNS(SVG_NS, name);
-    Object.keys(attrs).forEach(function (key) { node.setAttribute(key, attrs[key]); });
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
   function drawTimeline(svg, entry, words) {
-    while (svg.firstChild) svg.removeChild(svg.firstChild);
-    if (!entry || entry.e) {
-      svg.removeAttribute("viewBox");
-      svg.style.display = "none";
-      return;
-    }
-    svg.style.display = "";
+    if (!core.clearSvg(svg, entry)) return;
     var ops = entry.o, span = entry.T, stages = 0, chunked = false, i;
     for (i = 0; i < ops.s.length; i++) {
       stages = Math.max(stages, ops.s[i] + 1);
@@ -82,42 +69,14 @@
 
     // The time axis: ticks on whole units, labelled in the page's digits.
     var base = TOP + stages * ROW + 2;
-    el("line", { x1: LEFT, y1: base, x2: LEFT + plot, y2: base, stroke: "currentColor",
-      "stroke-width": 1 }, svg);
-    var step = TICK_STEPS[TICK_STEPS.length - 1];
-    for (i = 0; i < TICK_STEPS.length; i++) {
-      if (span / TICK_STEPS[i] <= 10) { step = TICK_STEPS[i]; break; }
-    }
-    for (var t = 0; t <= span; t += step) {
-      el("line", { x1: x(t), y1: base, x2: x(t), y2: base + 4, stroke: "currentColor",
-        "stroke-width": 1 }, svg);
-      var tick = el("text", { x: x(t), y: base + 15, "text-anchor": "middle",
-        class: "dl-axis-text" }, svg);
-      tick.textContent = words.n[t];
-    }
-    var caption = el("text", { x: LEFT + plot / 2, y: base + 34, "text-anchor": "middle",
-      class: "dl-axis-text" }, svg);
-    caption.textContent = words.time;
+    core.axis(svg, { left: LEFT, plot: plot, base: base, span: span, x: x,
+      steps: TICK_STEPS, most: 10, labels: words.n, caption: words.time });
   }
 
-  function initPipeline(root) {
-    if (root.getAttribute("data-ready") === "true") return;
-    var source = root.querySelector("script.dl-widget-data");
-    if (!source) return;
-    var data = JSON.parse(source.textContent);
+  core.register("pipeline", function (root, data, controls, out) {
     var words = data.w;
-    var controls = {};
-    root.querySelectorAll("select[data-in]").forEach(function (select) {
-      controls[select.getAttribute("data-in")] = select;
-    });
-    var out = {};
-    root.querySelectorAll("[data-out]").forEach(function (node) {
-      out[node.getAttribute("data-out")] = node;
-    });
-
-    function update() {
-      var key = controls.stages.value + "-" + controls.microbatches.value + "-" +
-        controls.schedule.value;
+    return function update() {
+      var key = core.key(controls, ["stages", "microbatches", "schedule"], "-");
       var entry = data.d[key];
       var valid = entry && !entry.e;
       out.bubble.textContent = valid ? entry.b : words.none;
@@ -126,8 +85,7 @@
       out.goal.textContent = valid ? words.goal[entry.g ? 1 : 0] : words.none;
       if (valid) out.goal.setAttribute("data-reached", entry.g ? "true" : "false");
       else out.goal.removeAttribute("data-reached");
-      out.message.textContent = valid ? "" : (entry ? entry.e : "");
-      out.message.hidden = valid;
+      core.refusal(out, entry, valid);
       drawTimeline(out.timeline, entry, words);
       // the legend names weight gradients only when the schedule splits the backward
       var split = valid && entry.o.k.indexOf("W") >= 0;
@@ -135,27 +93,6 @@
         item.hidden = !valid || (item.getAttribute("data-legend") === "W" && !split);
       });
       root.setAttribute("data-setting", key);
-    }
-
-    Object.keys(controls).forEach(function (name) {
-      controls[name].addEventListener("change", update);
-      controls[name].addEventListener("input", update);
-    });
-    update();
-    root.setAttribute("data-ready", "true");
-  }
-
-  function init() {
-    document.querySelectorAll('.dl-widget[data-widget="pipeline"]').forEach(initPipeline);
-  }
-
-  // Material's instant navigation announces each new page on document$; without it, the
-  // page is ready once the DOM is.
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
-  } else {
-    init();
-  }
+    };
+  });
 })();
