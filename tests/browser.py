@@ -95,3 +95,45 @@ def only_local(requests: list[str]) -> None:
     """The page made requests, and every one went to the local server."""
     assert requests
     assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
+
+
+class WidgetUnderTest:
+    """One widget's page in each locale, its CSS selector and its controls in order.
+
+    ``fixtures()`` gives a module its ``locale``, ``tabs`` and ``page`` fixtures: one tab per
+    locale, loaded once; after each test every request must have stayed local, ``reset``
+    (a script, if any) runs, and the widget goes back to ``default``.
+    """
+
+    def __init__(self, selector: str, pages: dict[str, str], controls: tuple[str, ...],
+                 default: tuple, reset: str | None = None) -> None:
+        self.selector, self.pages, self.controls = selector, pages, controls
+        self.default, self.reset = default, reset
+
+    def out(self, page: Page, name: str):
+        return page.locator(f'{self.selector} [data-out="{name}"]')
+
+    def choose(self, page: Page, *setting) -> None:
+        for name, value in zip(self.controls, setting, strict=True):
+            page.select_option(f"{self.selector} select[data-in={name}]", str(value))
+
+    def fixtures(self):
+        @pytest.fixture(name="locale", params=list(self.pages))
+        def locale(request):
+            return request.param
+
+        @pytest.fixture(name="tabs", scope="module")
+        def tabs(browser, server):
+            yield from widget_tabs(browser, server, self.pages, self.selector)
+
+        @pytest.fixture(name="page")
+        def page(tabs, locale):
+            tab, requests = tabs(locale)
+            tab.bring_to_front()  # a background tab paints late: screenshots would wait
+            yield tab
+            only_local(requests)
+            if self.reset:
+                tab.evaluate(self.reset)
+            self.choose(tab, *self.default)
+
+        return locale, tabs, page

@@ -5,7 +5,6 @@ build/screenshots/."""
 
 import dataclasses
 
-import pytest
 from playwright.sync_api import expect
 
 from distlesson.models import get_model
@@ -20,35 +19,9 @@ site, server, browser = shared.site, shared.server, shared.browser
 PAGES = {"en": "/saving-memory/", "ca": "/ca/saving-memory/", "fa": "/fa/saving-memory/"}
 WIDGET = '.dl-widget[data-widget="checkpointing"]'
 DEFAULT = (get_model("course-tiny").num_layers, 128)
-
-
-@pytest.fixture(params=list(PAGES))
-def locale(request):
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, server):
-    """One tab per locale, its page loaded once, with every request it made."""
-    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
-
-
-@pytest.fixture
-def page(tabs, locale):
-    tab, requests = tabs(locale)
-    tab.bring_to_front()
-    yield tab
-    shared.only_local(requests)
-    choose(tab, *DEFAULT)
-
-
-def out(page, name: str):
-    return page.locator(f'{WIDGET} [data-out="{name}"]')
-
-
-def choose(page, layers: int, seq_len: int) -> None:
-    page.select_option(f"{WIDGET} select[data-in=layers]", str(layers))
-    page.select_option(f"{WIDGET} select[data-in=seq]", str(seq_len))
+WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, ("layers", "seq"), DEFAULT)
+locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
+out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
 
 
 def expect_setting(page, locale: str, layers: int, seq_len: int) -> None:

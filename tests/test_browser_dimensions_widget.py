@@ -2,7 +2,6 @@
 the settings chosen, by mouse or keyboard, right to left on Persian pages, and fetches
 nothing from another host. Screenshots of the widget go to build/screenshots/."""
 
-import pytest
 from playwright.sync_api import expect
 
 from distlesson.hardware import get_gpu
@@ -18,6 +17,9 @@ PAGES = {"en": "/parallelism/", "ca": "/ca/parallelism/", "fa": "/fa/parallelism
 WIDGET = '.dl-widget[data-widget="dimensions"]'
 DEFAULT = (16, 1, 1, 0)
 CONTROLS = ("dp", "tp", "pp", "zero")
+WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, CONTROLS, DEFAULT)
+locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
+out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
 MEMORY = get_gpu("h100-sxm").memory_bytes
 YES = {"en": ("yes", "no"), "ca": ("sí", "no"), "fa": ("بله", "خیر")}
 
@@ -37,34 +39,6 @@ def expected(dp: int, tp: int, pp: int, zero: int, locale: str) -> dict[str, str
 
 
 site, server, browser = shared.site, shared.server, shared.browser
-
-
-@pytest.fixture(params=list(PAGES))
-def locale(request):
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, server):
-    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
-
-
-@pytest.fixture
-def page(tabs, locale):
-    tab, requests = tabs(locale)
-    tab.bring_to_front()
-    yield tab
-    shared.only_local(requests)
-    choose(tab, *DEFAULT)
-
-
-def out(page, name: str):
-    return page.locator(f'{WIDGET} [data-out="{name}"]')
-
-
-def choose(page, *setting: int) -> None:
-    for name, value in zip(CONTROLS, setting, strict=True):
-        page.select_option(f"{WIDGET} select[data-in={name}]", str(value))
 
 
 def shows(page, setting, locale: str) -> None:

@@ -17,6 +17,9 @@ PAGES = {"en": "/why-it-does-not-fit/", "ca": "/ca/why-it-does-not-fit/",
 WIDGET = '.dl-widget[data-widget="optimizer"]'
 DEFAULT = ("adamw", "mixed", "llama3-70b")
 CONTROLS = ("optimizer", "precision", "model")
+WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, CONTROLS, DEFAULT)
+locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
+out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
 MEMORY = get_gpu("h100-sxm").memory_bytes
 
 
@@ -33,39 +36,6 @@ def expected(optimizer: str, precision: str, model: str, locale: str) -> dict[st
 
 # the shared fixtures, where pytest looks for this module's
 site, server, browser = shared.site, shared.server, shared.browser
-
-
-@pytest.fixture(params=list(PAGES))
-def locale(request):
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, server):
-    """One tab per locale, its page loaded once (loading the page is most of the time these
-    tests take), with the URLs of every request it made."""
-    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
-
-
-@pytest.fixture
-def page(tabs, locale):
-    """The locale's page, its widget on the default setting; afterwards, every request the
-    page made must have gone to the local server, and the widget goes back to the default
-    for the next test."""
-    tab, requests = tabs(locale)
-    tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
-    yield tab
-    shared.only_local(requests)
-    choose(tab, *DEFAULT)
-
-
-def out(page, name: str):
-    return page.locator(f'{WIDGET} [data-out="{name}"]')
-
-
-def choose(page, optimizer: str, precision: str, model: str) -> None:
-    for name, value in zip(CONTROLS, (optimizer, precision, model), strict=True):
-        page.select_option(f"{WIDGET} select[data-in={name}]", value)
 
 
 def shows(page, setting: tuple[str, str, str], locale: str) -> None:

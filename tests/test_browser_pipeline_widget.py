@@ -4,7 +4,6 @@ from another host. Screenshots of the widget go to build/screenshots/ for a pers
 
 from fractions import Fraction
 
-import pytest
 from playwright.sync_api import expect
 
 from distlesson.pages import pipeline
@@ -22,6 +21,11 @@ PAGES = {"en": "/pipeline/", "ca": "/ca/pipeline/", "fa": "/fa/pipeline/"}
 DURATIONS = Durations(1, 2, 1)
 WIDGET = '.dl-widget[data-widget="pipeline"]'
 DEFAULT = (4, 8, "1f1b")  # the chapter's example, the widget's initial setting
+LIGHT = "document.body.setAttribute('data-md-color-scheme', 'default')"  # after dark tests
+WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, ("stages", "microbatches", "schedule"),
+                                           DEFAULT, reset=LIGHT)
+locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
+out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
 
 
 def run(p: int, m: int, name: str = "1f1b"):
@@ -30,41 +34,6 @@ def run(p: int, m: int, name: str = "1f1b"):
 
 def bubble(p: int, m: int, locale: str) -> str:
     return format_percent(float(run(p, m).bubble_fraction), locale, digits=1)
-
-
-@pytest.fixture(params=list(PAGES))
-def locale(request):
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, server):
-    """One tab per locale, its pipeline page loaded once (loading the page is most of the
-    time these tests take), with the URLs of every request it made."""
-    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
-
-
-@pytest.fixture
-def page(tabs, locale):
-    """The locale's pipeline page, its widget on the chapter's example; afterwards, every
-    request the page made must have gone to the local server, and the widget goes back to
-    the example for the next test."""
-    tab, requests = tabs(locale)
-    tab.bring_to_front()  # a background tab paints late: screenshots would wait for it
-    yield tab
-    shared.only_local(requests)
-    tab.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
-    choose(tab, *DEFAULT)
-
-
-def out(page, name: str):
-    return page.locator(f'{WIDGET} [data-out="{name}"]')
-
-
-def choose(page, stages: int, microbatches: int, schedule: str) -> None:
-    page.select_option(f"{WIDGET} select[data-in=stages]", str(stages))
-    page.select_option(f"{WIDGET} select[data-in=microbatches]", str(microbatches))
-    page.select_option(f"{WIDGET} select[data-in=schedule]", schedule)
 
 
 def test_default_shows_the_library_values(page, locale):

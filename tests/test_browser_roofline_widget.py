@@ -4,7 +4,6 @@ to right, and fetches nothing from another host. Screenshots go to build/screens
 
 from fractions import Fraction
 
-import pytest
 from playwright.sync_api import expect
 
 from distlesson.hardware import GPUS
@@ -20,6 +19,9 @@ site, server, browser = shared.site, shared.server, shared.browser
 PAGES = {"en": "/hardware/", "ca": "/ca/hardware/", "fa": "/fa/hardware/"}
 WIDGET = '.dl-widget[data-widget="roofline"]'
 DEFAULT = ("h100-sxm", 1)
+WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, ("gpu", "batch"), DEFAULT)
+locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
+out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
 HIDDEN = 8192
 
 
@@ -29,35 +31,6 @@ def decode(gpu: str, batch: int):
 
 def intensity(value: Fraction, locale: str) -> str:
     return format_number(float(value), locale, digits=0 if value >= 100 else 1)
-
-
-@pytest.fixture(params=list(PAGES))
-def locale(request):
-    return request.param
-
-
-@pytest.fixture(scope="module")
-def tabs(browser, server):
-    """One tab per locale, its hardware page loaded once, with every request it made."""
-    yield from shared.widget_tabs(browser, server, PAGES, WIDGET)
-
-
-@pytest.fixture
-def page(tabs, locale):
-    tab, requests = tabs(locale)
-    tab.bring_to_front()
-    yield tab
-    shared.only_local(requests)
-    choose(tab, *DEFAULT)
-
-
-def out(page, name: str):
-    return page.locator(f'{WIDGET} [data-out="{name}"]')
-
-
-def choose(page, gpu: str, batch: int) -> None:
-    page.select_option(f"{WIDGET} select[data-in=gpu]", gpu)
-    page.select_option(f"{WIDGET} select[data-in=batch]", str(batch))
 
 
 def expect_setting(page, locale: str, gpu: str, batch: int) -> None:
