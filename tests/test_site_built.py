@@ -12,7 +12,8 @@ import pytest
 from distlesson.site.prose_lint import ALLOWED_NAMES
 from tests.pages import LOCALES, ROOT, nav_pages
 
-SITE = ROOT / "site"
+# scripts/test builds into site/; DISTLESSON_SITE_DIR points the tests at another build.
+SITE = Path(os.environ.get("DISTLESSON_SITE_DIR", ROOT / "site"))
 # What a browser fetches by itself: scripts, stylesheets, images, fonts, frames, imports.
 _FETCHED = re.compile(
     r"""<(?:script|img|iframe|source|audio|video)\b[^>]*\bsrc\s*=\s*["']?(https?:)?//"""

@@ -137,6 +137,30 @@
     }
   }
 
+  // The exercises a reader has solved, kept in the browser (localStorage) under one key
+  // as {id: detail}: the exercises page counts them; a widget marks its goal reached.
+  // Storage may be unavailable (private mode, file://): then nothing is kept.
+  var SOLVED_KEY = "distlesson-solved";
+
+  function solvedAll() {
+    try {
+      var stored = JSON.parse(window.localStorage.getItem(SOLVED_KEY) || "{}");
+      return stored && typeof stored === "object" ? stored : {};
+    } catch (error) {
+      return {};
+    }
+  }
+
+  function markSolved(id, detail) {
+    var all = solvedAll();
+    all[id] = detail === undefined ? true : detail;
+    try {
+      window.localStorage.setItem(SOLVED_KEY, JSON.stringify(all));
+    } catch (error) { /* storage refused: the page still shows the result */ }
+    document.dispatchEvent(new CustomEvent("distlesson:solved", { detail: { id: id } }));
+  }
+
   window.distlessonWidgets = { el: el, byAttribute: byAttribute, key: key, refusal: refusal,
-    clearSvg: clearSvg, axis: axis, stackedBar: stackedBar, register: register };
+    clearSvg: clearSvg, axis: axis, stackedBar: stackedBar, register: register,
+    solved: { all: solvedAll, mark: markSolved, key: SOLVED_KEY } };
 })();
