@@ -69,7 +69,7 @@ def activation_bytes_per_layer(
     sbh = s * b * h
     if recompute == "full":
         return 2 * sbh / t if sp else 2 * sbh
-    scores = 0 if recompute == "selective" else Fraction(5 * a * seq_len, h)
+    scores = Fraction(0) if recompute == "selective" else Fraction(5 * a * seq_len, h)
     if sp:
         return sbh / t * (34 + scores)
     return sbh * (10 + Fraction(24, t) + scores / t)

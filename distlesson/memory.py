@@ -9,6 +9,7 @@ Activations are not model states and are not counted here.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import astuple, dataclass, fields
 from fractions import Fraction
@@ -102,6 +103,9 @@ def _resolve(model_or_params: Architecture | float | int) -> tuple[int, object]:
     return int(count), int(count)
 
 
+# Pure in frozen inputs, and asked for again for every layout of a grid (the widgets' and
+# the planner's): counting a catalog model's tensors once is enough.
+@functools.lru_cache(maxsize=256)
 def model_states(
     model_or_params: Architecture | float | int,
     *,

@@ -8,6 +8,7 @@ so the tests can check the computation against an independent source.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -157,6 +158,9 @@ def _mlp(arch: Architecture, prefix: str) -> list[ParameterTensor]:
     return tensors + _linear(arch, f"{prefix}.mlp.down_proj", h, f)
 
 
+# Pure in a frozen architecture, and asked for again by every memory and FLOP count: a grid
+# of layouts (the widgets') would otherwise rebuild Llama 3 70B's 700 tensors per setting.
+@functools.lru_cache(maxsize=128)
 def parameter_tensors(arch: Architecture) -> tuple[ParameterTensor, ...]:
     """Every weight tensor of ``arch``, in checkpoint order.
 

@@ -15,7 +15,7 @@ communication not overlapped (the bytes are what must move, not the time it take
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from distlesson.activations import RECOMPUTE, Recompute, activation_bytes_per_gpu
@@ -63,6 +63,22 @@ class Workload:
             raise ValueError(f"global_batch={self.global_batch} must be a multiple of "
                              f"dp={layout.dp} x micro_batch={self.micro_batch}")
         return self.global_batch // per_replica
+
+    def split(self, dp: int, num_microbatches: int) -> Workload:
+        """The same step (``global_batch`` sequences) cut into ``num_microbatches``
+        micro-batches on each of ``dp`` replicas: micro_batch = global_batch / (dp x m).
+
+        More micro-batches means smaller ones: the tokens per step stay the same, so the
+        pipeline's bubble shrinks while the bytes of a whole step do not grow.
+        """
+        for name, value in (("dp", dp), ("num_microbatches", num_microbatches)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name}={value!r} must be a positive integer")
+        sequences = dp * num_microbatches
+        if self.global_batch % sequences:
+            raise ValueError(f"dp={dp} x num_microbatches={num_microbatches} = {sequences} "
+                             f"must divide global_batch={self.global_batch}")
+        return replace(self, micro_batch=self.global_batch // sequences)
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from playwright.sync_api import Page, sync_playwright
 from tests.pages import ROOT
 from tests.test_site_built import SITE
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "HOST", "SCREENSHOTS", "browser", "elsewhere",
-           "only_local", "server", "site", "widget_tabs"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "HOST", "SCREENSHOTS", "WidgetUnderTest", "browser",
+           "elsewhere", "only_local", "screenshot", "server", "site", "widget_tabs"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -97,12 +97,21 @@ def only_local(requests: list[str]) -> None:
     assert not elsewhere(requests), f"requests to another host: {elsewhere(requests)}"
 
 
+def screenshot(locator, name: str) -> Path:
+    """A picture of ``locator`` for a person to look at, in build/screenshots/NAME.png, with
+    Material's sticky header hidden so that it does not cover a tall widget."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    locator.screenshot(path=path, style=".md-header, .md-tabs { visibility: hidden; }")
+    return path
+
+
 class WidgetUnderTest:
     """One widget's page in each locale, its CSS selector and its controls in order.
 
     ``fixtures()`` gives a module its ``locale``, ``tabs`` and ``page`` fixtures: one tab per
-    locale, loaded once; after each test every request must have stayed local, ``reset``
-    (a script, if any) runs, and the widget goes back to ``default``.
+    locale, loaded once; after each test every request must have stayed local, the widget
+    goes back to ``default``, and ``reset`` (a script, if any) runs.
     """
 
     def __init__(self, selector: str, pages: dict[str, str], controls: tuple[str, ...],
@@ -132,8 +141,8 @@ class WidgetUnderTest:
             tab.bring_to_front()  # a background tab paints late: screenshots would wait
             yield tab
             only_local(requests)
-            if self.reset:
-                tab.evaluate(self.reset)
             self.choose(tab, *self.default)
+            if self.reset:  # after the default: passing through a setting may change state
+                tab.evaluate(self.reset)
 
         return locale, tabs, page

@@ -1,4 +1,5 @@
-"""The site's pages as the tests see them: every NAME.LOCALE.md under docs/."""
+"""The site's pages as the tests see them: every NAME.LOCALE.md under docs/, and the labs
+(docs/labs/NAME.LOCALE.py, notebooks that mkdocs-jupyter renders)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 LOCALES = ("en", "ca", "fa")
+LAB_DIR = "labs"
 
 
 def page_names() -> list[str]:
@@ -26,11 +28,29 @@ def all_page_files() -> list[Path]:
 
 def nav_pages() -> list[str]:
     """The pages named in mkdocs.yml's nav, without the .md suffix."""
+    return _nav_entries(".md")
+
+
+def nav_labs() -> list[str]:
+    """The labs named in mkdocs.yml's nav, without the .py suffix (``labs/memory``)."""
+    return _nav_entries(".py")
+
+
+def lab_names() -> list[str]:
+    """The labs under docs/labs/, as ``labs/NAME`` (for ``labs/NAME.LOCALE.py``)."""
+    return sorted({f"{LAB_DIR}/{p.name.split('.')[0]}" for p in (DOCS / LAB_DIR).glob("*.py")})
+
+
+def lab_path(name: str, locale: str) -> Path:
+    return DOCS / f"{name}.{locale}.py"
+
+
+def _nav_entries(suffix: str) -> list[str]:
 
     class _Loader(yaml.SafeLoader):
         pass
 
-    _Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    _Loader.add_multi_constructor("!", lambda loader, tag, node: None)
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
     found: list[str] = []
 
@@ -41,8 +61,8 @@ def nav_pages() -> list[str]:
         elif isinstance(items, dict):
             for value in items.values():
                 walk(value)
-        elif isinstance(items, str) and items.endswith(".md"):
-            found.append(items.removesuffix(".md"))
+        elif isinstance(items, str) and items.endswith(suffix):
+            found.append(items.removesuffix(suffix))
 
     walk(config["nav"])
     return found

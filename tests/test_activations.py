@@ -78,3 +78,11 @@ def test_bad_input_is_named(kwargs, message):
     shape = {**GPT3, **kwargs}
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         activation_bytes_per_layer(**shape)
+
+
+def test_selective_bytes_stay_exact():
+    # the zero score term must not turn the exact Fraction into a float
+    value = activation_bytes_per_layer(seq_len=2048, micro_batch=1, hidden_size=4096,
+                                       num_heads=32, tp=4, recompute="selective")
+    assert isinstance(value, Fraction)
+    assert value == 2048 * 4096 * (10 + Fraction(24, 4))

@@ -2,6 +2,7 @@
 settings chosen, by mouse or keyboard, right to left on Persian pages, and fetches nothing
 from another host. Screenshots of the widget go to build/screenshots/ for a person to see."""
 
+import json
 from fractions import Fraction
 
 from playwright.sync_api import expect
@@ -12,7 +13,6 @@ from distlesson.pipeline_sim import Durations, simulate
 from distlesson.render.numbers import format_percent
 from distlesson.schedules import build_schedule
 from tests import browser as shared
-from tests.browser import SCREENSHOTS
 
 # the shared fixtures, where pytest looks for this module's
 site, server, browser = shared.site, shared.server, shared.browser
@@ -21,9 +21,9 @@ PAGES = {"en": "/pipeline/", "ca": "/ca/pipeline/", "fa": "/fa/pipeline/"}
 DURATIONS = Durations(1, 2, 1)
 WIDGET = '.dl-widget[data-widget="pipeline"]'
 DEFAULT = (4, 8, "1f1b")  # the chapter's example, the widget's initial setting
-LIGHT = "document.body.setAttribute('data-md-color-scheme', 'default')"  # after dark tests
+FORGET = "window.localStorage.removeItem('distlesson-solved')"  # after each test
 WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, ("stages", "microbatches", "schedule"),
-                                           DEFAULT, reset=LIGHT)
+                                           DEFAULT, reset=FORGET)
 locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
 out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
 
@@ -50,8 +50,7 @@ def test_default_shows_the_library_values(page, locale):
     assert page.locator(f'{WIDGET} svg[data-out="timeline"] rect[data-kind]').count() == 64
     kinds = rects.evaluate_all("rs => rs.map(r => r.dataset.kind)")
     assert sorted(set(kinds)) == ["B", "F"] and kinds.count("F") == 32
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"pipeline-widget-{locale}.png")
+    shared.screenshot(page.locator(WIDGET), f"pipeline-widget-{locale}")
 
 
 def test_choosing_a_setting_shows_its_values_and_the_goal(page, locale):
@@ -62,6 +61,23 @@ def test_choosing_a_setting_shows_its_values_and_the_goal(page, locale):
     choose(page, 4, 8, "1f1b")
     expect(out(page, "bubble")).to_have_text(bubble(4, 8, locale))
     expect(out(page, "goal")).to_have_text(goal_text(False, locale))
+
+
+def test_reaching_the_goal_marks_it_solved_for_the_exercises(page, locale):
+    def solved() -> dict:
+        return json.loads(page.evaluate(
+            "window.localStorage.getItem('distlesson-solved') || '{}'"))
+
+    choose(page, 2, 8, "1f1b")  # one ninth of the step idle: not yet
+    expect(out(page, "goal")).to_have_attribute("data-reached", "false")
+    assert "bubble-goal" not in solved()
+    choose(page, 4, 32, "interleaved")
+    expect(out(page, "goal")).to_have_attribute("data-reached", "true")
+    schedule = build_schedule("interleaved", 4, 32, pipeline.CHUNKS)
+    bubble_text = format_percent(float(simulate(schedule, DURATIONS).bubble_fraction), locale,
+                                 digits=1)
+    assert solved()["bubble-goal"] == {"pp": 4, "m": 32, "schedule": "interleaved",
+                                       "bubble_text": bubble_text}
 
 
 def test_a_setting_the_schedule_refuses_says_why(page, locale):
@@ -101,11 +117,3 @@ def test_persian_reads_right_to_left_with_time_left_to_right(page, locale):
     latin = any(c.isascii() and c.isdigit() for c in text)
     assert (persian, latin) == ((True, False) if locale == "fa" else (False, True))
 
-
-def test_dark_scheme_screenshot(page, locale):
-    """Material's dark scheme, set as its toggle sets it: the widget must stay readable."""
-    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
-    colour = out(page, "bubble").evaluate("el => getComputedStyle(el).color")
-    assert colour != "rgba(0, 0, 0, 0.87)"  # text follows the scheme, not a fixed black
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(WIDGET).screenshot(path=SCREENSHOTS / f"pipeline-widget-{locale}-dark.png")

@@ -1,7 +1,15 @@
-"""The five dimensions widget's build side: the data it embeds is the library's, formatted
-per page, and it refuses exactly the settings the library refuses."""
+"""The five dimensions widget's build side: for every one of its settings the data it embeds
+is the library's (memory, traffic per dimension, the 1F1B pipeline of the step, the bubble
+goal), formatted per page, and it refuses exactly the settings the library refuses.
 
+The expected values are computed here from the library's public functions, setting by
+setting, and compared with what the page's JSON gives when read as the script reads it."""
+
+import functools
+import itertools
+import json
 import re
+from fractions import Fraction
 
 import pytest
 
@@ -9,112 +17,189 @@ from distlesson.hardware import get_gpu
 from distlesson.memory import Layout
 from distlesson.models import get_model
 from distlesson.pages import dimensions_widget as dw
-from distlesson.pages.parallelism import STEP
-from distlesson.parallel_layout import analyse_layout
-from distlesson.render.numbers import format_number, format_quantity
-from tests.widget_checks import DATA, LOCALES, embedded_data, tags
+from distlesson.parallel_layout import Workload, analyse_layout
+from distlesson.pipeline_sim import Durations, simulate
+from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.schedules import build_schedule
+from tests.widget_checks import (
+    LOCALES,
+    check_controls,
+    check_persian_digits,
+    check_same_in_every_language,
+    data_bytes,
+    embedded_data,
+    table_value,
+    visible_text,
+)
 
-GRID = [(d, t, p, z) for d in dw.DPS for t in dw.TPS for p in dw.PPS for z in dw.ZEROS]
+NAMES = ("dp", "tp", "pp", "cp", "zero", "microbatches")
+VALUES = ((1, 2, 4, 8, 16, 32, 64), (1, 2, 3, 4, 8), (1, 2, 4, 8, 16), (1, 2, 3, 4, 8),
+          (0, 1, 2, 3), (1, 2, 4, 8, 16, 32))
+GRID = list(itertools.product(*VALUES))
 MEMORY = get_gpu("h100-sxm").memory_bytes
 ARCH = get_model("llama3-70b")
+SEQUENCES, SEQ_LEN = 128, 8192  # the chapter's step: 128 sequences of 8192 tokens
 YES = {"en": ("yes", "no"), "ca": ("sí", "no"), "fa": ("بله", "خیر")}
+PARTS = ("weights", "grads", "master", "optimizer")
 
 
+@functools.cache
 def embedded(locale: str) -> dict:
     return embedded_data(dw.dimensions_widget(locale))
+
+
+def shown(locale: str, setting: tuple) -> dict:
+    data = embedded(locale)
+    where = dict(zip(NAMES, setting, strict=True))
+    return {name: table_value(table, data["a"], where) for name, table in data["t"].items()}
 
 
 def gb(value, locale: str) -> str:
     return format_quantity(float(value), "GB", locale, digits=1)
 
 
+@functools.cache
+def library(dp, tp, pp, cp, zero, m):
+    """The library's report on the step cut into m micro-batches per replica, or its refusal."""
+    sequences = dp * m
+    if SEQUENCES % sequences:
+        try:
+            Workload(seq_len=SEQ_LEN, micro_batch=1, global_batch=SEQUENCES).split(dp, m)
+        except ValueError as error:
+            return error
+        raise AssertionError(f"the library cut {SEQUENCES} sequences into {dp} x {m}")
+    step = Workload(seq_len=SEQ_LEN, micro_batch=SEQUENCES // sequences,
+                    global_batch=SEQUENCES)
+    try:
+        return analyse_layout(ARCH, Layout(dp=dp, tp=tp, pp=pp, cp=cp, zero=zero), step)
+    except ValueError as error:
+        return error
+
+
+@functools.cache
+def one_f_one_b(pp: int, m: int):
+    return simulate(build_schedule("1f1b", pp, m), Durations(fwd=1, bwd=2, wgrad=1))
+
+
 def test_the_grid_is_the_brief():
-    # tp = 3 is there to be refused: it does not divide the model's 64 heads
-    assert dw.DPS == (1, 2, 4, 8, 16, 32, 64) and dw.TPS == (1, 2, 3, 4, 8)
-    assert dw.PPS == (1, 2, 4, 8, 16) and dw.ZEROS == (0, 1, 2, 3)
-    assert STEP.seq_len == 8192 and STEP.global_batch == 128
+    # tp = 3 and cp = 3 are there to be refused: 3 divides neither the 64 heads nor 8192
+    assert dw.GRID.axes == tuple(zip(NAMES, VALUES, strict=True))
+    assert dw.DEFAULT == (16, 1, 1, 1, 0, 8)
+    # the default is the chapter's step: 128 sequences over 16 replicas, 8 micro-batches of 1
+    assert library(*dw.DEFAULT).num_microbatches == 8
+    assert Workload(SEQ_LEN, 1, SEQUENCES).num_microbatches(Layout(dp=16)) == 8
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_json_parses_and_stays_small(locale):
-    fragment = dw.dimensions_widget(locale)
-    data = embedded(locale)
-    assert set(data["d"]) == {dw.setting_key(*s) for s in GRID}
-    assert len(DATA.findall(fragment)[0].encode()) < 400_000
+    size = data_bytes(dw.dimensions_widget(locale))
+    assert size < 300_000, f"{locale}: the widget's JSON is {size} bytes"
+    assert embedded(locale)["a"] == {
+        n: [str(v) for v in vs] for n, vs in zip(NAMES, VALUES, strict=True)}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_setting_shows_the_library_values_or_its_refusal(locale):
-    data = embedded(locale)["d"]
-    for d, t, p, z in GRID:
-        entry = data[dw.setting_key(d, t, p, z)]
-        where = f"{locale} {d} {t} {p} {z}"
-        try:
-            r = analyse_layout(ARCH, Layout(dp=d, tp=t, pp=p, zero=z), STEP)
-        except ValueError as error:
-            assert set(entry) == {"e"}, where
-            if locale == "en":
-                assert entry["e"] == str(error), where
+def test_every_setting_shows_the_library_values(locale):
+    for setting in GRID:
+        r, got = library(*setting), shown(locale, setting)
+        where = f"{locale} {setting}"
+        if isinstance(r, ValueError):
+            assert got["e"], where
             continue
-        assert "e" not in entry, where
+        dp, tp, pp, cp, _, m = setting
+        assert got["e"] == "", where
+        assert r.num_microbatches == m, where  # the control is the library's m
         total = r.per_gpu_bytes
-        assert entry["m"] == gb(total, locale), where
-        assert entry["f"] == YES[locale][0 if total <= MEMORY else 1], where
-        assert entry["g"] == format_number(d * t * p, locale), where
-        c = r.communication
-        assert entry["c"] == [gb(c.dp, locale), gb(c.tp, locale), gb(c.pp, locale)], where
-        parts = (r.states.weights, r.states.grads, r.states.master, r.states.optimizer,
-                 r.activations)
-        assert entry["q"] == [gb(v, locale) for v in parts], where
-        assert entry["p"] == [round(float(v) / 1e9, 3) for v in parts], where
+        assert got["mem"] == [gb(total, locale), YES[locale][0 if total <= MEMORY else 1]], where
+        assert got["gpus"] == format_number(dp * tp * pp * cp, locale), where
+        assert got["seq"] == format_number(SEQUENCES // (dp * m), locale), where
+        states = [getattr(r.states, part) for part in PARTS]
+        assert got["states"] == [[round(float(v) / 1e9, 3) for v in states],
+                                 [gb(v, locale) for v in states]], where
+        assert got["acts"] == [[round(float(r.activations) / 1e9, 3)],
+                               [gb(r.activations, locale)]], where
+        for dim in ("dp", "tp", "pp", "cp"):
+            assert got[f"sent_{dim}"] == gb(getattr(r.communication, dim), locale), where
+        run = one_f_one_b(pp, m)
+        pipe = got["pipe"]
+        assert pipe["b"] == format_percent(float(run.bubble_fraction), locale, digits=1), where
+        assert pipe["g"] is (pp >= 2 and run.bubble_fraction < Fraction(1, 10)), where
+        assert pipe["T"] == run.makespan, where
+
+
+@pytest.mark.parametrize(("pp", "m"), [(p, m) for p in VALUES[2] for m in VALUES[5]])
+def test_the_timeline_is_the_simulated_step(pp, m):
+    """Each (stages, micro-batches) timeline, slot by slot, as the simulator placed them."""
+    run = one_f_one_b(pp, m)
+    setting = (1, 1, pp, 1, 0, m)  # dp = 1: every m divides the step
+    ops = shown("en", setting)["pipe"]["o"]
+    assert list(zip(ops["s"], ops["k"], ops["m"], ops["a"], ops["z"], strict=True)) == [
+        (slot.stage, slot.op.kind, slot.op.microbatch, slot.start, slot.end)
+        for slot in run.slots]
+    assert "c" not in ops  # one chunk per stage: no chunk column
+    for locale in ("ca", "fa"):  # the slots are numbers, the same in every language
+        assert shown(locale, setting)["pipe"]["o"] == ops
+
+
+def test_tables_depend_on_what_the_library_says():
+    """Found on the data, not assumed: the states do not change with cp or m, the traffic of
+    tp, pp and cp per step not with m (the step's tokens stay), the pipeline only with pp
+    and m; the memory in total with every control."""
+    keys = {name: table["k"] for name, table in embedded("en")["t"].items()}
+    assert keys["states"] == ["dp", "tp", "pp", "zero"]
+    assert keys["pipe"] == ["pp", "microbatches"]
+    for dim in ("tp", "pp", "cp"):
+        assert "microbatches" not in keys[f"sent_{dim}"], dim
+    assert "microbatches" in keys["sent_dp"]  # ZeRO-2 and 3 send once per micro-batch
+    assert keys["mem"] == list(NAMES)
+    assert keys["seq"] == ["dp", "microbatches"]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_a_refused_setting_names_its_reason(locale):
-    with pytest.raises(ValueError) as error:
-        analyse_layout(ARCH, Layout(dp=3), STEP)
-    entry = dw._setting(3, 1, 1, 0, locale)
-    assert set(entry) == {"e"}
-    if locale == "en":
-        assert entry["e"] == str(error.value)
-    else:
-        assert format_number(3, locale) in entry["e"]
-    if locale == "fa":
-        assert not re.search(r"[0-9]", entry["e"])
+def test_refused_settings_are_the_library_refusals(locale):
+    refused = {s for s in GRID if isinstance(library(*s), ValueError)}
+    assert {s for s in GRID if shown(locale, s)["e"]} == refused
+    kinds = {str(library(*s)).split("=")[0] for s in refused}
+    assert kinds == {"tp", "cp", "dp"}  # the heads, the sequence, the step's sequences
+    for setting in ((16, 3, 1, 1, 0, 8), (16, 1, 1, 3, 0, 8), (64, 1, 1, 1, 0, 4)):
+        text, error = shown(locale, setting)["e"], library(*setting)
+        assert isinstance(error, ValueError)
+        if locale == "en":  # the library's own words
+            assert text == str(error)
+            continue
+        for number in re.findall(r"=\s*(\d+)", str(error)):  # its numbers, in the page's digits
+            assert format_number(int(number), locale) in text, (setting, text)
+
+
+def test_the_goal_is_reached_only_with_two_stages_and_enough_microbatches():
+    reached = {(p, m) for p in VALUES[2] for m in VALUES[5]
+               if shown("en", (1, 1, p, 1, 0, m))["pipe"]["g"]}
+    assert reached == {(2, 16), (2, 32), (4, 32)}
+    assert not shown("en", dw.DEFAULT)["pipe"]["g"]
 
 
 def test_the_three_languages_show_the_same_widget():
-    shapes = {}
-    for locale in LOCALES:
-        data = embedded(locale)
-        shapes[locale] = (
-            sorted(data["w"]),
-            {key: sorted(entry) for key, entry in data["d"].items()},
-            [(tag, {k: v for k, v in attrs.items() if k in {"id", "for", "data-in", "data-out",
-                                                             "value", "data-widget"}})
-             for tag, attrs in tags(dw.dimensions_widget(locale))],
-        )
-    assert shapes["ca"] == shapes["en"]
-    assert shapes["fa"] == shapes["en"]
+    check_same_in_every_language(dw.dimensions_widget)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_controls_are_labelled_and_default(locale):
-    found = tags(dw.dimensions_widget(locale))
-    selects = [attrs["id"] for tag, attrs in found if tag == "select"]
-    labels = [attrs["for"] for tag, attrs in found if tag == "label"]
-    assert len(selects) == 4 and labels == selects
-    selected = [attrs["value"] for tag, attrs in found if tag == "option" and "selected" in attrs]
-    assert selected == [str(v) for v in dw.DEFAULT]
-    outs = {attrs["data-out"] for _, attrs in found if "data-out" in attrs}
-    assert outs == {"memory", "fits", "gpus", "sent_dp", "sent_tp", "sent_pp", "bar",
-                    "message"}
+    check_controls(dw.dimensions_widget(locale), "dimensions", dw.DEFAULT, {
+        "memory", "fits", "gpus", "sequences", "sent_dp", "sent_tp", "sent_pp", "sent_cp",
+        "bubble", "goal", "bar", "timeline", "message"})
 
 
 def test_persian_widget_writes_persian_digits():
     data = embedded("fa")
-    for key, entry in data["d"].items():
-        text = "".join(entry.get(k, "") for k in ("m", "f", "g", "e")) + "".join(
-            entry.get("c", []) + entry.get("q", []))
-        assert not re.search(r"[0-9]", text), key
-    assert not re.search(r"[0-9]", "".join(data["w"]["n"]) + data["w"]["limitText"])
+    for name, table in data["t"].items():
+        # the bar's lengths and the timeline's slots are numbers for the script, not text
+        if name == "pipe":
+            text = [u["b"] for u in table["u"]]
+        elif name in ("states", "acts"):
+            text = [u[1] for u in table["u"]]
+        else:
+            text = table["u"]
+        check_persian_digits(json.dumps(text, ensure_ascii=False))
+    check_persian_digits("".join(data["w"]["n"]) + "".join(data["w"]["ticks"].values())
+                         + data["w"]["limitText"] + "".join(data["w"]["stage"]))
+    check_persian_digits(visible_text(dw.dimensions_widget("fa")), ["1F1B", "Llama 3 70B"])

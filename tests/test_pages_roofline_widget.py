@@ -15,7 +15,15 @@ from distlesson.roofline import (
     roofline_point,
     training_shape,
 )
-from tests.widget_checks import DATA, LOCALES, embedded_data, tags
+from tests.widget_checks import (
+    LOCALES,
+    check_controls,
+    check_persian_digits,
+    check_same_in_every_language,
+    data_bytes,
+    embedded_data,
+    visible_text,
+)
 
 HIDDEN, TOKENS = 8192, 8192  # the chapter's width h and training micro-batch, through h -> 4h
 
@@ -40,7 +48,7 @@ def test_grid_is_every_gpu_and_batch():
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_setting_shows_the_library_values(locale):
     data = embedded(locale)
-    assert len(DATA.findall(roofline_widget.roofline_widget(locale))[0].encode()) < 50_000
+    assert data_bytes(roofline_widget.roofline_widget(locale)) < 50_000
     for key, gpu in GPUS.items():
         entry = data["g"][key]
         assert entry["r"] == format_number(float(ridge_point(gpu)), locale, digits=1), key
@@ -73,35 +81,18 @@ def test_plot_coordinates_follow_the_values():
 
 
 def test_the_three_languages_show_the_same_widget():
-    shapes = {}
-    for locale in LOCALES:
-        shapes[locale] = [
-            (tag, {k: v for k, v in attrs.items()
-                   if k in {"id", "for", "data-in", "data-out", "value", "data-widget",
-                            "data-plot"}})
-            for tag, attrs in tags(roofline_widget.roofline_widget(locale))]
-    assert shapes["ca"] == shapes["en"] and shapes["fa"] == shapes["en"]
+    check_same_in_every_language(roofline_widget.roofline_widget)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_controls_are_labelled_and_default_to_the_chapter(locale):
-    found = tags(roofline_widget.roofline_widget(locale))
-    selects = [attrs["id"] for tag, attrs in found if tag == "select"]
-    labels = [attrs["for"] for tag, attrs in found if tag == "label"]
-    assert len(selects) == 2 and labels == selects
-    selected = [attrs["value"] for tag, attrs in found if tag == "option" and "selected" in attrs]
-    assert selected == ["h100-sxm", "1"]
-    outs = {attrs["data-out"] for _, attrs in found if "data-out" in attrs}
-    assert outs == {"ridge", "decode-intensity", "decode-share", "decode-bound",
-                    "training-intensity", "training-share", "plot"}
-    assert found[0][1]["data-widget"] == "roofline"
+    check_controls(roofline_widget.roofline_widget(locale), "roofline", ("h100-sxm", "1"),
+                   {"ridge", "decode-intensity", "decode-share", "decode-bound",
+                    "training-intensity", "training-share", "plot"})
 
 
 def test_persian_widget_writes_persian_digits():
-    fragment = roofline_widget.roofline_widget("fa")
     for entry in embedded("fa")["d"].values():
-        assert not re.search(r"[0-9]", entry["i"] + entry["s"])
-    visible = re.sub(r"<script\b.*?</script>|<[^>]+>", " ", fragment, flags=re.S)
-    names = "|".join(re.escape(g.display_name) for g in GPUS.values())
-    visible = re.sub(names + r"|bf16|TFLOP", "", visible)
-    assert not re.search(r"[0-9]", visible)
+        check_persian_digits(entry["i"] + entry["s"])
+    names = [g.display_name for g in GPUS.values()] + ["bf16", "TFLOP"]
+    check_persian_digits(visible_text(roofline_widget.roofline_widget("fa")), names)

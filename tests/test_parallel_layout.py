@@ -103,3 +103,29 @@ def test_bad_workload_is_refused():
         Workload(8192, 1, 8, recompute="some")
     with pytest.raises(ValueError, match="micro_batch=0 must be a positive integer"):
         Workload(8192, 0, 8)
+
+
+def test_split_keeps_the_step_and_sets_the_microbatches():
+    # 128 sequences over dp = 4 replicas in m = 8 micro-batches: four sequences each
+    step = STEP.split(4, 8)
+    assert (step.micro_batch, step.global_batch, step.seq_len) == (4, 128, 8192)
+    report = analyse_layout(L70, Layout(dp=4, pp=4), step)
+    assert report.num_microbatches == 8
+    # 1F1B's first stage holds min(pp, m) = 4 micro-batches of 4 sequences, 20 layers
+    one = analyse_layout(L70, Layout(dp=4, pp=4), STEP.split(4, 32))
+    assert report.activations == 4 * one.activations
+    # the tensor-parallel bytes of a whole step depend on the tokens, not on how they are cut
+    layout = Layout(dp=4, tp=8, pp=2)
+    assert (step_communication(L70, layout, STEP.split(4, 1)).tp
+            == step_communication(L70, layout, STEP.split(4, 32)).tp)
+    assert STEP.split(128, 1).micro_batch == 1
+
+
+@pytest.mark.parametrize(("dp", "m", "message"), [
+    (64, 4, r"dp=64 x num_microbatches=4 = 256 must divide global_batch=128"),
+    (3, 1, r"dp=3 x num_microbatches=1 = 3 must divide global_batch=128"),
+    (2, 0, r"num_microbatches=0 must be a positive integer"),
+])
+def test_split_refuses_what_does_not_divide_the_step(dp, m, message):
+    with pytest.raises(ValueError, match=message):
+        STEP.split(dp, m)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from distlesson.site.prose_lint import ALLOWED_NAMES
-from tests.pages import LOCALES, ROOT, nav_pages
+from tests.pages import LOCALES, ROOT, nav_labs, nav_pages
 
 # scripts/test builds into site/; DISTLESSON_SITE_DIR points the tests at another build.
 SITE = Path(os.environ.get("DISTLESSON_SITE_DIR", ROOT / "site"))
@@ -19,7 +19,8 @@ _FETCHED = re.compile(
     r"""<(?:script|img|iframe|source|audio|video)\b[^>]*\bsrc\s*=\s*["']?(https?:)?//"""
     r"""|<link\b(?=[^>]*\brel\s*=\s*["']?(?:stylesheet|preload|modulepreload|prefetch|icon"""
     r"""|preconnect|dns-prefetch|manifest))[^>]*\bhref\s*=\s*["']?(https?:)?//"""
-    r"""|@import\s+url\(\s*["']?https?://|url\(\s*["']?https?://""",
+    r"""|@import\s+url\(\s*["']?https?://|url\(\s*["']?https?://"""
+    r"""|\bimport\s*\(\s*["']https?://""",  # a module script's dynamic import (nbconvert's)
     re.IGNORECASE,
 )
 
@@ -41,18 +42,20 @@ def _html(site: Path, page: str, locale: str) -> str:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-@pytest.mark.parametrize("page", nav_pages())
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
 def test_page_is_built_in_its_language(site, page, locale):
     html = _html(site, page, locale)
     assert f'<html lang="{locale}"' in html
     assert ('<body dir="rtl"' in html) == (locale == "fa")
 
 
-@pytest.mark.parametrize("page", nav_pages())
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
 def test_persian_pages_show_no_latin_digits_in_prose(site, page):
     html = _html(site, page, "fa")
     article = html[html.index("<article"):html.index("</article>")]
     text = re.sub(r"<(code|pre|svg|script|style|a)\b.*?</\1>", " ", article, flags=re.S)
+    # a lab's code cell again, hidden, for its copy button (mkdocs-jupyter)
+    text = re.sub(r'<div class="clipboard-copy-txt"[^>]*>.*?</div>', " ", text, flags=re.S)
     text = re.sub(r"<[^>]+>|&[a-z#0-9]+;", " ", text)
     # the names the prose lint allows (fp32, H100, 1F1B...), plus the venues of citations
     venues = (r"arXiv:\d+\.\d+|SC\d+|(?:ICLR|NeurIPS|ICML|MLSys|VLDB|USENIX ATC|SOSP) \d+"
@@ -74,5 +77,6 @@ def test_detector_catches_a_remote_script_and_font():
     assert _FETCHED.search('<script src="https://cdn.example.org/mermaid.js"></script>')
     assert _FETCHED.search('<link rel="stylesheet" href="https://fonts.googleapis.com/css">')
     assert _FETCHED.search("@font-face { src: url('https://x.org/a.woff2') }")
+    assert _FETCHED.search('const m = (await import("https://cdnjs.example/mermaid.mjs"))')
     assert not _FETCHED.search('<a href="https://arxiv.org/abs/1910.02054">paper</a>')
     assert not _FETCHED.search('<link rel="canonical" href="https://example.org/fa/">')

@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
-from . import activations, claims, cost, layout, memory, mfu, pipeline, plan, roofline
+from . import activations, claims, cost, engine, layout, memory, mfu, pipeline, plan, roofline
 from ._common import Parser, Result, format_figure, resolve_placeholders
 
 __all__ = ["build_parser", "format_figure", "main", "resolve_placeholders"]
@@ -39,6 +39,8 @@ _SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
     "plan": ("every layout dp x tp x pp x cp of a cluster, ranked by estimated step time",
              plan.add, plan.run),
     "claims": ("the sources' figures checked against the library", claims.add, claims.run),
+    "engine": ("the library checked against torch.distributed: DDP, ZeRO-1, FSDP2, tensor "
+               "and pipeline parallelism on real ranks", engine.add, engine.run),
 }
 
 
@@ -57,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0, or 2 for bad input)."""
+    """Run the command line; return the exit status: 0, 2 for bad input, 1 when a result
+    reports a failed check (``"passed": false``, as ``engine`` does)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -70,4 +73,4 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     print(json.dumps(result) if args.json else table)
-    return 0
+    return 1 if result.get("passed") is False else 0

@@ -22,6 +22,7 @@ from distlesson.models import get_model
 from distlesson.pages.checkpointing import BATCH, LAYER_COUNTS, MODEL, SEQ_LEN, SWEEP
 from distlesson.pages.savings_labels import CKPT_LABELS
 from distlesson.pages.widget_html import (
+    isolate,
     output,
     select,
     widget,
@@ -123,7 +124,7 @@ def _bars(locale: str, entry: dict[str, Any]) -> str:
         parts.append(
             f'<text x="{LABEL - 8}" y="{y + BAR / 2}" text-anchor="end" '
             f'dominant-baseline="central" class="dl-axis-text">'
-            f"{html.escape(CKPT_LABELS[key][locale])}</text>"
+            f"{html.escape(isolate(CKPT_LABELS[key][locale], locale))}</text>"
             f'<rect data-bar="{name}" x="{LABEL}" y="{y}" width="{width}" height="{BAR}"/>'
             f'<text data-bar-value="{name}" x="{LABEL + width + 6}" y="{y + BAR / 2}" '
             f'dominant-baseline="central" class="dl-axis-text">{html.escape(value)}</text>')

@@ -1,77 +1,76 @@
-"""The five dimensions widget: pick the data, tensor and pipeline degrees and the ZeRO stage
-for Llama 3 70B, see what one GPU holds and sends per step.
+"""The five dimensions widget: pick the data, tensor, pipeline and context degrees, the ZeRO
+stage and the micro-batches for Llama 3 70B; see what one GPU holds and sends per step, and
+the step's pipeline.
 
-The widget looks values up; it computes nothing. At build, :func:`dimensions_widget` asks
+The widget looks values up; it computes nothing. At build, :func:`widget_data` asks
 :func:`distlesson.parallel_layout.analyse_layout` for every setting of the grid below, on the
-chapter's step (:data:`distlesson.pages.parallelism.STEP`), and embeds the results, already
-formatted for the page's language, as JSON in the page; a setting the library refuses
-carries the reason instead. ``docs/assets/widget-dimensions.js`` reads them on a change of a
-control, fills the outputs and draws the stacked bar of memory per GPU with a mark at the
-GPU's memory.
+chapter's step (:data:`distlesson.pages.parallelism.STEP`, its 128 sequences cut into the
+chosen micro-batches by :meth:`~distlesson.parallel_layout.Workload.split`), and simulates
+1F1B (:mod:`distlesson.pipeline_sim`) for the report's stages and micro-batches. A setting
+the library refuses carries the reason instead. The grid has 21,000 settings, so each output
+is embedded as a table over the controls it depends on (:mod:`distlesson.pages.widget_grid`),
+already formatted for the page's language. ``docs/assets/widget-dimensions.js`` reads them on
+a change of a control, fills the outputs, draws the stacked bar of memory per GPU with a
+mark at the GPU's memory and the pipeline's timeline.
 """
 
 from __future__ import annotations
 
 import functools
+import html
 from typing import Any
 
 from distlesson.hardware import get_gpu
 from distlesson.memory import Layout
 from distlesson.models import get_model
+from distlesson.pages.dimensions_labels import WORDS, refusal_text
 from distlesson.pages.parallelism import GPU, MODEL, STEP
 from distlesson.pages.parallelism_labels import LABELS
+from distlesson.pages.pipeline import _LABELS as PIPE_LABELS
+from distlesson.pages.pipeline import TARGET, _run
+from distlesson.pages.pipeline_widget import GOAL_STAGES, goal_reached, goal_text, timeline_data
+from distlesson.pages.widget_grid import Grid, factored_table, lookup
 from distlesson.pages.widget_html import (
     MESSAGE,
     bar_svg,
     output,
     select,
     swatch_legend,
+    timeline_legend,
+    timeline_svg,
     widget,
 )
-from distlesson.parallel_layout import analyse_layout
-from distlesson.render.numbers import check_locale, format_number, format_quantity
+from distlesson.parallel_layout import LayoutReport, analyse_layout
+from distlesson.render.numbers import (
+    check_locale,
+    format_number,
+    format_percent,
+    format_quantity,
+)
 
-__all__ = ["DEFAULT", "DPS", "PARTS", "PPS", "TPS", "ZEROS", "dimensions_widget", "report",
-           "setting_key", "widget_data"]
+__all__ = ["CPS", "DEFAULT", "DPS", "GRID", "MICROBATCHES", "PARTS", "PPS", "TPS", "ZEROS",
+           "dimensions_widget", "report", "shown", "widget_data"]
 
 # The grid: every combination is analysed at build.
 DPS = (1, 2, 4, 8, 16, 32, 64)
 TPS = (1, 2, 3, 4, 8)  # 3 does not divide the heads: the widget shows the refusal
 PPS = (1, 2, 4, 8, 16)
+CPS = (1, 2, 3, 4, 8)  # 3 does not divide the sequence: refused too
 ZEROS = (0, 1, 2, 3)
+MICROBATCHES = (1, 2, 4, 8, 16, 32)  # per replica; dp x m must divide the step's sequences
+GRID = Grid((("dp", DPS), ("tp", TPS), ("pp", PPS), ("cp", CPS), ("zero", ZEROS),
+             ("microbatches", MICROBATCHES)))
+DEFAULT = (16, 1, 1, 1, 0, 8)  # the strategy table's data parallelism: the chapter's STEP
 PARTS = ("weights", "grads", "master", "optimizer", "activations")  # the bar, left to right
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9")  # Okabe-Ito
-DEFAULT = (16, 1, 1, 0)  # the strategy table's data parallelism over its 16 GPUs
+BAR_STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)  # the bar's tick spacings, in GB
+BAR_TICKS = 12  # at most this many ticks on the bar's axis
 _NAME = "dimensions"  # data-widget; ids of its controls start with dl-dimensions
-_INPUTS = ("dp", "tp", "pp", "zero")  # the controls every output depends on
-
-_WORDS = {
-    "widget": {"en": "The five dimensions: Llama 3 70B", "ca": "Les cinc dimensions: Llama 3 70B",
-               "fa": "پنج بُعد: Llama 3 70B"},
-    "dp": {"en": "Data parallel (dp)", "ca": "Paral·lelisme de dades (dp)",
-           "fa": "موازی‌سازی داده (dp)"},
-    "tp": {"en": "Tensor parallel (tp)", "ca": "Paral·lelisme de tensors (tp)",
-           "fa": "موازی‌سازی تانسور (tp)"},
-    "pp": {"en": "Pipeline stages (pp)", "ca": "Etapes de pipeline (pp)",
-           "fa": "مرحله‌های خط لوله (pp)"},
-    "zero": {"en": "ZeRO stage", "ca": "Etapa de ZeRO", "fa": "مرحلهٔ ZeRO"},
-    "gpus": {"en": "GPUs (dp × tp × pp)", "ca": "GPU (dp × tp × pp)",
-             "fa": "تعداد GPU (dp × tp × pp)"},
-    "sent": {"en": "Sent per step and GPU, {dim}", "ca": "Enviat per pas i GPU, {dim}",
-             "fa": "ارسال در هر گام و هر GPU، {dim}"},
-    "bar": {"en": "Memory per GPU, part by part from left to right, with a mark at {gb}",
-            "ca": "Memòria per GPU, part per part d'esquerra a dreta, amb una marca a {gb}",
-            "fa": "حافظهٔ هر GPU، بخش به بخش از چپ به راست، با نشانی در {gb}"},
-    "refused": {"en": "",  # English shows the library's own message
-                "ca": "La biblioteca no accepta aquesta configuració "
-                      "(dp = {dp}, tp = {tp}, pp = {pp}, ZeRO {zero}).",
-                "fa": "کتابخانه این پیکربندی را نمی‌پذیرد "
-                      "(dp = {dp}، tp = {tp}، pp = {pp}، ZeRO {zero})."},
-}
+_DIMS = ("dp", "tp", "pp", "cp")  # the traffic, dimension by dimension
 
 
 def _w(key: str, locale: str, **values: str) -> str:
-    return _WORDS[key][locale].format(**values)
+    return WORDS[key][locale].format(**values)
 
 
 def _gb(value: float, locale: str, digits: int = 1) -> str:
@@ -82,66 +81,101 @@ def _memory() -> int:
     return get_gpu(GPU).memory_bytes
 
 
-def setting_key(dp: int, tp: int, pp: int, zero: int) -> str:
-    """The JSON key of a setting, as the script builds it from the controls' values."""
-    return f"{dp}|{tp}|{pp}|{zero}"
-
-
-def report(dp: int, tp: int, pp: int, zero: int):
-    """The library's report of a setting (raises ValueError where the library refuses it)."""
-    return analyse_layout(get_model(MODEL), Layout(dp=dp, tp=tp, pp=pp, zero=zero), STEP)
-
-
-def refusal_text(error: ValueError, dp: int, tp: int, pp: int, zero: int, locale: str) -> str:
-    """Why the library refused a setting: its own words in English, a sentence elsewhere."""
-    if locale == "en":
-        return str(error)
-    n = {name: format_number(value, locale)
-         for name, value in (("dp", dp), ("tp", tp), ("pp", pp), ("zero", zero))}
-    return _w("refused", locale, **n)
-
-
-def _setting(dp: int, tp: int, pp: int, zero: int, locale: str) -> dict[str, Any]:
+@functools.cache
+def report(dp: int, tp: int, pp: int, cp: int, zero: int, microbatches: int
+           ) -> LayoutReport | ValueError:
+    """The library's report of a setting, or its refusal (the ValueError it raised)."""
     try:
-        r = report(dp, tp, pp, zero)
+        return analyse_layout(get_model(MODEL), Layout(dp=dp, tp=tp, pp=pp, cp=cp, zero=zero),
+                              STEP.split(dp, microbatches))
     except ValueError as error:
-        return {"e": refusal_text(error, dp, tp, pp, zero, locale)}
-    total = r.per_gpu_bytes
-    parts = [getattr(r.states, part) for part in PARTS[:-1]] + [r.activations]
-    c = r.communication
-    return {
-        "m": _gb(total, locale),
-        "f": LABELS["yes" if total <= _memory() else "no"][locale],
-        "g": format_number(dp * tp * pp, locale),
-        "c": [_gb(getattr(c, dim), locale) for dim in ("dp", "tp", "pp")],
-        "p": [round(float(value) / 1e9, 3) for value in parts],  # the bar's lengths, GB
-        "q": [_gb(value, locale) for value in parts],  # the segments' numbers, as shown
+        return error
+
+
+def _values(what) -> dict[tuple, Any]:
+    """``what(report)`` for every setting, None where the library refused it."""
+    return {s: None if isinstance(r := report(*s), ValueError) else what(r)
+            for s in GRID.settings()}
+
+
+def _pipeline(key: tuple[int, int], locale: str) -> dict[str, Any]:
+    run = _run("1f1b", *key)
+    return {"b": format_percent(float(run.bubble_fraction), locale, digits=1),
+            "g": goal_reached(run), **timeline_data(run)}
+
+
+def _tables(locale: str) -> dict[str, dict[str, Any]]:
+    refusals = {s: refusal_text(r, locale) if isinstance(r := report(*s), ValueError) else ""
+                for s in GRID.settings()}
+
+    def parts(values) -> tuple[tuple[float, ...], tuple[str, ...]]:
+        values = tuple(values)
+        return (tuple(round(float(v) / 1e9, 3) for v in values),  # the bar's lengths, GB
+                tuple(_gb(v, locale) for v in values))  # the segments' numbers, as shown
+
+    tables = {
+        "e": factored_table(GRID, refusals),
+        "mem": factored_table(GRID, _values(lambda r: (
+            _gb(r.per_gpu_bytes, locale),
+            LABELS["yes" if r.per_gpu_bytes <= _memory() else "no"][locale]))),
+        "gpus": factored_table(GRID, _values(
+            lambda r: format_number(r.layout.world_size, locale))),
+        "seq": factored_table(GRID, _values(
+            lambda r: format_number(STEP.split(r.layout.dp, r.num_microbatches).micro_batch,
+                                    locale))),
+        "states": factored_table(GRID, _values(
+            lambda r: parts(getattr(r.states, p) for p in PARTS[:-1])), render=list),
+        "acts": factored_table(GRID, _values(lambda r: parts((r.activations,))), render=list),
+        # the timeline of the report's own stages and micro-batches
+        "pipe": factored_table(GRID, _values(lambda r: (r.layout.pp, r.num_microbatches)),
+                               render=lambda key: _pipeline(key, locale)),
     }
+    for dim in _DIMS:
+        tables[f"sent_{dim}"] = factored_table(GRID, _values(
+            lambda r, dim=dim: _gb(getattr(r.communication, dim), locale)))
+    return tables
 
 
-def _isolated(text: str, locale: str) -> str:
-    """Persian text inside the left-to-right chart, kept in its own right-to-left order
-    (Unicode right-to-left isolate), so "GPU" and the digits stay where a reader expects."""
-    return f"\u2067{text}\u2069" if locale == "fa" else text
+def shown(locale: str, setting: tuple[int, ...]) -> dict[str, Any]:
+    """What the widget shows for ``setting``, read back from its tables as the script does."""
+    tables = widget_data(locale)["t"]
+    return {name: lookup(table, GRID, setting) for name, table in tables.items()}
+
+
+def _tick_labels(steps: tuple[int, ...], most: int, locale: str) -> dict[str, str]:
+    """Every tick the axis may draw: multiples of a spacing, up to ``most`` of them."""
+    return {str(t): format_number(t, locale)
+            for step in steps for t in range(0, step * most + 1, step)}
 
 
 @functools.cache
 def widget_data(locale: str) -> dict[str, Any]:
     """Everything the script shows, for every setting of the grid, formatted for ``locale``."""
     check_locale(locale)
-    settings = {setting_key(d, t, p, z): _setting(d, t, p, z, locale)
-                for d in DPS for t in TPS for p in PPS for z in ZEROS}
-    longest = max(sum(s["p"]) for s in settings.values() if "p" in s)
+    longest = max(_run("1f1b", p, m).makespan for p in PPS for m in MICROBATCHES)
     return {
+        "a": GRID.as_json(),
         "w": {
             "parts": [LABELS[part][locale] for part in PARTS],
             "colours": list(COLOURS),
-            "n": [format_number(i, locale) for i in range(int(longest) + 2)],
-            "axis": _isolated(LABELS["gb_per_gpu"][locale], locale),
+            "ticks": _tick_labels(BAR_STEPS, BAR_TICKS, locale),
+            "steps": list(BAR_STEPS),
+            "most": BAR_TICKS,
+            "axis": LABELS["gb_per_gpu"][locale],
             "limit": _memory() / 1e9,  # where the mark goes, GB
-            "limitText": _isolated(_gb(_memory(), locale, 0), locale),
+            "limitText": _gb(_memory(), locale, 0),
+            # the timeline's words and numbers, as the pipeline widget's
+            "stage": [f"{PIPE_LABELS['stage'][locale]} {format_number(s + 1, locale)}"
+                      for s in range(max(PPS))],
+            "n": [format_number(i, locale)
+                  for i in range(int(max(longest, max(MICROBATCHES))) + 2)],
+            "kind": {"F": PIPE_LABELS["forward"][locale], "B": PIPE_LABELS["backward"][locale]},
+            "mb": _w("microbatch", locale),
+            "time": PIPE_LABELS["time"][locale],
+            "goal": [goal_text(False, locale), goal_text(True, locale)],
+            "none": "–",
         },
-        "d": settings,
+        "t": _tables(locale),
     }
 
 
@@ -149,26 +183,40 @@ def dimensions_widget(locale: str) -> str:
     """The widget as an HTML fragment for a page in ``locale``, its data embedded.
 
     The outputs already show the default setting, so the page says the right thing before
-    the script runs; the bar is drawn by the script.
+    the script runs; the bar and the timeline are drawn by the script.
     """
     check_locale(locale)
     data = widget_data(locale)
-    first = data["d"][setting_key(*DEFAULT)]
+    first = shown(locale, DEFAULT)
+    inputs = GRID.names
     controls = "".join(
         select(_NAME, name, _w(name, locale),
                [(str(v), format_number(v, locale)) for v in values], str(default))
-        for name, values, default in zip(_INPUTS, (DPS, TPS, PPS, ZEROS), DEFAULT, strict=True))
+        for (name, values), default in zip(GRID.axes, DEFAULT, strict=True))
     gb = _gb(_memory(), locale, 0)
+    pipe = first["pipe"]
+    goal = _w("goal", locale, p=format_number(GOAL_STAGES, locale),
+              target=format_percent(float(TARGET), locale))
     outputs = "".join((
-        output(_NAME, _INPUTS, "memory", LABELS["total_gpu"][locale], first["m"]),
-        output(_NAME, _INPUTS, "fits", LABELS["fits"][locale].format(gb=gb), first["f"]),
-        output(_NAME, _INPUTS, "gpus", _w("gpus", locale), first["g"]),
-        *(output(_NAME, _INPUTS, f"sent_{dim}",
-                 _w("sent", locale, dim=LABELS[f"dim_{dim}"][locale]), first["c"][i])
-          for i, dim in enumerate(("dp", "tp", "pp"))),
+        output(_NAME, inputs, "memory", LABELS["total_gpu"][locale], first["mem"][0]),
+        output(_NAME, inputs, "fits", LABELS["fits"][locale].format(gb=gb), first["mem"][1]),
+        output(_NAME, inputs, "gpus", _w("gpus", locale), first["gpus"]),
+        output(_NAME, inputs, "sequences", _w("sequences", locale), first["seq"]),
+        *(output(_NAME, inputs, f"sent_{dim}",
+                 _w("sent", locale, dim=LABELS[f"dim_{dim}"][locale]), first[f"sent_{dim}"])
+          for dim in _DIMS),
+        output(_NAME, inputs, "bubble", _w("bubble", locale), pipe["b"]),
+        output(_NAME, inputs, "goal", goal, goal_text(pipe["g"], locale),
+               f' data-reached="{str(pipe["g"]).lower()}"'),
     ))
+    caption = html.escape(_w("step", locale, batch=format_number(STEP.global_batch, locale),
+                 seq=format_number(STEP.seq_len, locale)))
     legend = swatch_legend((part, colour, LABELS[part][locale])
                            for part, colour in zip(PARTS, COLOURS, strict=True))
+    kinds = {kind: PIPE_LABELS[key][locale]
+             for kind, key in (("F", "forward"), ("B", "backward"), ("idle", "idle"))}
     return widget(_NAME, locale, _w("widget", locale), controls, outputs,
-                  f'{MESSAGE}{bar_svg(_w("bar", locale, gb=gb))}'
-                  f'<ul class="dl-widget-legend">{legend}</ul>', data)
+                  f'<p class="dl-widget-caption">{caption}</p>{MESSAGE}'
+                  f'{bar_svg(_w("bar", locale, gb=gb))}'
+                  f'<ul class="dl-widget-legend">{legend}</ul>'
+                  f'{timeline_svg(_w("timeline", locale))}{timeline_legend(kinds)}', data)

@@ -11,7 +11,6 @@ the timeline from the simulated slots.
 from __future__ import annotations
 
 import functools
-import html
 from fractions import Fraction
 from typing import Any
 
@@ -30,18 +29,21 @@ from distlesson.pages.widget_html import (
     MESSAGE,
     output,
     select,
+    timeline_legend,
+    timeline_svg,
     widget,
 )
 from distlesson.pipeline_sim import Timeline
 from distlesson.render.numbers import check_locale, format_number, format_percent
 from distlesson.schedules import check_schedule_args
 
-__all__ = ["DEFAULT", "MICROBATCHES", "SCHEDULES", "STAGES", "goal_text", "pipeline_widget",
-           "setting_key", "widget_data"]
+__all__ = ["DEFAULT", "GOAL_STAGES", "MICROBATCHES", "SCHEDULES", "STAGES", "goal_reached",
+           "goal_text", "pipeline_widget", "setting_key", "timeline_data", "widget_data"]
 
 # The grid: every combination is simulated at build.
 STAGES = (2, 3, 4, 6, 8)
 MICROBATCHES = (1, 2, 4, 8, 12, 16, 24, 32)
+GOAL_STAGES = 2  # the Catalan exercise: "with at least two pipeline stages"
 DEFAULT = (*EXAMPLE, "1f1b")  # the chapter's example: 4 stages, 8 microbatches, 1F1B
 _NAME = "pipeline"  # data-widget; ids of its controls start with dl-pipeline
 # the controls every output depends on
@@ -113,6 +115,28 @@ def _span(timeline: Timeline, locale: str) -> str:
     return format_number(float(span), locale, digits=0 if span == int(span) else 1)
 
 
+def goal_reached(timeline: Timeline) -> bool:
+    """The Catalan exercise: at least :data:`GOAL_STAGES` stages, a bubble below
+    :data:`~distlesson.pages.pipeline.TARGET`."""
+    return timeline.schedule.pp >= GOAL_STAGES and timeline.bubble_fraction < TARGET
+
+
+def timeline_data(timeline: Timeline) -> dict[str, Any]:
+    """What widget-core.js's ``timeline`` draws: the makespan ``T`` and the operations ``o``,
+    one column per field (shorter than one array per operation): stage, kind, microbatch,
+    start, end, and the chunk only where the schedule has several; the library's 0-based
+    counts (the script numbers stages and microbatches from 1 for the reader)."""
+    slots = timeline.slots
+    ops: dict[str, Any] = {"s": [slot.stage for slot in slots],
+                           "k": "".join(slot.op.kind for slot in slots),
+                           "m": [slot.op.microbatch for slot in slots],
+                           "a": [_exact_number(slot.start) for slot in slots],
+                           "z": [_exact_number(slot.end) for slot in slots]}
+    if timeline.schedule.chunks > 1:
+        ops["c"] = [slot.op.chunk for slot in slots]
+    return {"T": _exact_number(timeline.makespan), "o": ops}
+
+
 def _setting(name: str, pp: int, m: int, locale: str) -> dict[str, Any]:
     if not _valid(name, pp, m):
         return {"e": _w("invalid", locale).format(
@@ -122,17 +146,8 @@ def _setting(name: str, pp: int, m: int, locale: str) -> dict[str, Any]:
         "b": format_percent(float(run.bubble_fraction), locale, digits=1),
         "t": _span(run, locale),
         "p": _peaks(run, locale),
-        "g": pp >= 2 and run.bubble_fraction < TARGET,  # the Catalan exercise
-        "T": _exact_number(run.makespan),
-        # the operations, one column per field (shorter than one array per operation):
-        # stage, kind, microbatch, chunk, start, end; the library's 0-based counts (the
-        # script numbers stages and microbatches from 1 for the reader)
-        "o": {"s": [slot.stage for slot in run.slots],
-              "k": "".join(slot.op.kind for slot in run.slots),
-              "m": [slot.op.microbatch for slot in run.slots],
-              "c": [slot.op.chunk for slot in run.slots],
-              "a": [_exact_number(slot.start) for slot in run.slots],
-              "z": [_exact_number(slot.end) for slot in run.slots]},
+        "g": goal_reached(run),
+        **timeline_data(run),
     }
 
 
@@ -202,15 +217,8 @@ def pipeline_widget(locale: str) -> str:
         output(_NAME, _INPUTS, "goal", goal_label, goal_text(first["g"], locale),
                f' data-reached="{str(first["g"]).lower()}"'),
     ))
-    legend = "".join(
-        f'<li data-legend="{kind}"><span class="dl-swatch" data-kind="{kind}" '
-        f'aria-hidden="true"></span>'
-        f"{html.escape(_LABELS[key][locale])}</li>"
-        for kind, key in (("F", "forward"), ("B", "backward"), ("W", "wgrad"),
-                          ("idle", "idle")))
+    kinds = {kind: _LABELS[key][locale] for kind, key in (
+        ("F", "forward"), ("B", "backward"), ("W", "wgrad"), ("idle", "idle"))}
     return widget(_NAME, locale, _w("widget", locale), controls, outputs,
-                  f'{MESSAGE}<div class="dl-widget-scroll">'
-                  f'<svg data-out="timeline" class="dl-widget-timeline" direction="ltr" '
-                  f'role="img" aria-label="{html.escape(_w("timeline", locale))}" '
-                  f'xmlns="http://www.w3.org/2000/svg"></svg></div>'
-                  f'<ul class="dl-widget-legend">{legend}</ul>', data)
+                  f'{MESSAGE}{timeline_svg(_w("timeline", locale))}{timeline_legend(kinds)}',
+                  data)

@@ -21,6 +21,7 @@ from distlesson.hardware import GPUS
 from distlesson.pages.hardware import GPU, WORKLOADS, X_RANGE, _tick
 from distlesson.pages.hardware_labels import LABELS, POINT_NAMES
 from distlesson.pages.widget_html import (
+    isolate,
     output,
     select,
     widget,
@@ -186,28 +187,29 @@ def _plot(locale: str, gpu: dict[str, Any], entry: dict[str, Any]) -> str:
         v = 2.0 ** e
         parts.append(f'<line x1="{_x(v)}" y1="{y1}" x2="{_x(v)}" y2="{y1 + 4}" '
                      f'stroke="currentColor"/><text x="{_x(v)}" y="{y1 + 16}" '
-                     f'text-anchor="middle" class="dl-axis-text">{esc(_tick(v, locale))}</text>')
+                     f'text-anchor="middle" class="dl-axis-text">'
+                     f"{esc(isolate(_tick(v, locale), locale))}</text>")
     ylo, yhi = (round(math.log10(v)) for v in _y_range())
     for e in range(ylo, yhi + 1):
         v = 10.0 ** e
         parts.append(f'<line x1="{x0 - 4}" y1="{_y(v)}" x2="{x0}" y2="{_y(v)}" '
                      f'stroke="currentColor"/><text x="{x0 - 7}" y="{_y(v)}" '
                      f'text-anchor="end" dominant-baseline="central" class="dl-axis-text">'
-                     f"{esc(_tick(v, locale))}</text>")
+                     f"{esc(isolate(_tick(v, locale), locale))}</text>")
     # the axis titles read in the page's direction (the plot itself runs left to right)
-    bidi = ' direction="rtl"' if locale == "fa" else ""
-    parts.append(f'<text x="{(x0 + x1) / 2}" y="{HEIGHT - 8}" text-anchor="middle"{bidi} '
-                 f'class="dl-axis-text">{esc(LABELS["xlabel"][locale])}</text>')
+    parts.append(f'<text x="{(x0 + x1) / 2}" y="{HEIGHT - 8}" text-anchor="middle" '
+                 f'class="dl-axis-text">{esc(isolate(LABELS["xlabel"][locale], locale))}</text>')
     parts.append(f'<text transform="translate(14 {(y0 + y1) / 2}) rotate(-90)" '
-                 f'text-anchor="middle"{bidi} class="dl-axis-text">'
-                 f'{esc(LABELS["ylabel"][locale])}</text>')
+                 f'text-anchor="middle" class="dl-axis-text">'
+                 f'{esc(isolate(LABELS["ylabel"][locale], locale))}</text>')
     parts.append(f'<line data-plot="ridge" x1="{gpu["rx"]}" y1="{y0}" x2="{gpu["rx"]}" '
                  f'y2="{y1}" class="dl-roof-ridge"/>')
     parts.append(f'<path data-plot="roof" d="{gpu["R"]}" class="dl-roof-line"/>')
     for name, xy, words in (("training", gpu["T"], "training"),
                             ("decode", entry["P"], "decode")):
         parts.append(f'<circle data-plot="{name}" cx="{xy[0]}" cy="{xy[1]}" r="6" '
-                     f'class="dl-roof-{name}"><title>{esc(_w(words, locale))}</title>'
+                     f'class="dl-roof-{name}"><title>{esc(isolate(_w(words, locale), locale))}'
+                     f"</title>"
                      f"</circle>")
     return (f'<svg data-out="plot" class="dl-widget-roofline" direction="ltr" role="img" '
             f'viewBox="0 0 {WIDTH} {HEIGHT}" aria-label="{esc(_w("plot", locale))}" '

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -61,6 +62,38 @@ def bar_svg(label: str) -> str:
             f'<svg data-out="bar" class="dl-widget-timeline" direction="ltr" role="img" '
             f'aria-label="{html.escape(label)}" '
             f'xmlns="http://www.w3.org/2000/svg"></svg></div>')
+
+
+def timeline_svg(label: str) -> str:
+    """The empty SVG that widget-core.js draws a pipeline's timeline in."""
+    return (f'<div class="dl-widget-scroll">'
+            f'<svg data-out="timeline" class="dl-widget-timeline" direction="ltr" role="img" '
+            f'aria-label="{html.escape(label)}" '
+            f'xmlns="http://www.w3.org/2000/svg"></svg></div>')
+
+
+def timeline_legend(kinds: dict[str, str]) -> str:
+    """The timeline's legend: one swatch per kind of operation (F, B, W) and the idle one."""
+    items = "".join(
+        f'<li data-legend="{kind}"><span class="dl-swatch" data-kind="{kind}" '
+        f'aria-hidden="true"></span>{html.escape(text)}</li>' for kind, text in kinds.items())
+    return f'<ul class="dl-widget-legend">{items}</ul>'
+
+
+RTL_LOCALES = frozenset({"fa"})
+"""The site's languages written right to left."""
+_RTL_LETTERS = re.compile("[\u0590-\u05ff\u0600-\u065f\u066e-\u06ef\u06fa-\u08ff"
+                          "\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
+def isolate(text: str, locale: str) -> str:
+    """Text for an SVG ``<text>`` that runs left to right: on a right-to-left page, a label
+    with right-to-left letters goes inside a right-to-left isolate (U+2067 ... U+2069), so
+    that "GB", "tp" and the digits stay where its reader expects them. widget-core.js's
+    ``label`` applies the same rule to what the scripts draw."""
+    if locale in RTL_LOCALES and _RTL_LETTERS.search(text):
+        return f"\u2067{text}\u2069"
+    return text
 
 
 MESSAGE = '<p class="dl-widget-message" data-out="message" role="status" hidden></p>'

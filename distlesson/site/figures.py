@@ -30,6 +30,8 @@ _SOURCES: tuple[str, ...] = (
     "distlesson.pages.mfu",
     "distlesson.pages.planning",
     "distlesson.pages.costs",
+    "distlesson.pages.engine_lab",
+    "distlesson.pages.exercises_widget",
     "distlesson.pages.claims_page",
     "distlesson.references",
 )

@@ -5,6 +5,12 @@
 - ``on_serve`` watches the ``distlesson`` package; ``on_pre_build`` drops its modules when a
   source file changed, so ``mkdocs serve`` shows an edited formula on the next rebuild while
   the three language builds of one rebuild share one computation of every figure.
+- ``on_files`` makes the labs (``docs/labs/NAME.LOCALE.py``) pages again after the i18n
+  plugin turned them into static files, so that mkdocs-jupyter runs and renders them;
+  ``on_page_content`` dresses a rendered lab for the site (no CDN script, one shared
+  stylesheet, a download button) and ``on_post_build`` writes that stylesheet. Under
+  ``mkdocs serve`` only, ``on_pre_page`` runs a lab again only when it or the library
+  changed (:mod:`distlesson.site.labs`).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
+
+from distlesson.site import labs
 
 __all__ = ["DistlessonPlugin", "page_locale"]
 
@@ -38,6 +46,14 @@ def _source_stamp() -> tuple[tuple[str, int], ...]:
 class DistlessonPlugin(BasePlugin):
     def __init__(self) -> None:
         self._stamp: tuple[tuple[str, int], ...] | None = None
+        self._notebook_css = ""
+        self._serving = False
+        self._lab_renders: dict = {}
+
+    def on_startup(self, *, command, dirty) -> None:
+        # Defining on_startup also keeps this instance across the rebuilds of mkdocs serve,
+        # which the library reload (self._stamp) and the labs' reuse rely on.
+        self._serving = command == "serve"
 
     def on_serve(self, server, config, builder):
         server.watch(str(PACKAGE_DIR))
@@ -56,7 +72,35 @@ class DistlessonPlugin(BasePlugin):
             log.info("distlesson changed: reloaded %d modules", len(stale))
         self._stamp = stamp
 
+    @event_priority(-110)  # after mkdocs-static-i18n's on_files (-100)
+    def on_files(self, files, config):
+        return labs.as_lab_pages(files, config)
+
+    @event_priority(-50)  # after mkdocs-jupyter's on_pre_page, which set page.render
+    def on_pre_page(self, page, config, files):
+        if self._serving and labs.is_lab(page.file.src_uri):
+            jupyter = config.plugins.get("mkdocs-jupyter")
+            options = repr(sorted(jupyter.config.items())) if jupyter is not None else ""
+            labs.reuse_rendering(page, self._lab_renders, stamp=(self._stamp, options))
+        return page
+
+    def on_page_content(self, html, page, config, files):
+        if not labs.is_lab(page.file.src_uri):
+            return html
+        html, self._notebook_css = labs.dress_lab_page(
+            html, src_uri=page.file.src_uri, page_url=page.url,
+            locale=page_locale(page.file.src_uri))
+        return html
+
+    def on_post_build(self, config) -> None:
+        if self._notebook_css:  # the same for every lab: written once per language build
+            target = Path(config.site_dir) / labs.NOTEBOOK_CSS
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(self._notebook_css, encoding="utf-8")
+
     def on_page_markdown(self, markdown, page, config, files):
+        if labs.is_lab(page.file.src_uri):
+            return markdown  # a notebook's source: mkdocs-jupyter renders it, not Markdown
         figures = importlib.import_module("distlesson.site.figures")
         placeholders = importlib.import_module("distlesson.site.placeholders")
         locale = page_locale(page.file.src_uri)

@@ -52,6 +52,38 @@
     return true;
   }
 
+  // Right-to-left letters (Hebrew, Arabic, Persian; not the Persian digits, which read
+  // left to right inside a number).
+  var RTL_LETTERS = /[\u0590-\u05ff\u0600-\u065f\u066e-\u06ef\u06fa-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+
+  // Text for an SVG that runs left to right: on a right-to-left page, a label with
+  // right-to-left letters goes inside a right-to-left isolate (U+2067 ... U+2069), so that
+  // "GB", "tp" and the digits stay where its reader expects them. The build applies the
+  // same rule to the labels it draws (distlesson/pages/widget_html.py, isolate).
+  var rightToLeft = new WeakMap();  // widget root -> whether its page reads right to left
+
+  function isolate(node, text) {
+    if (!RTL_LETTERS.test(text)) return text;
+    var root = node.closest(".dl-widget") || document.documentElement;
+    if (!rightToLeft.has(root)) {
+      rightToLeft.set(root, getComputedStyle(root).direction === "rtl");
+    }
+    return rightToLeft.get(root) ? "\u2067" + text + "\u2069" : text;
+  }
+
+  // An SVG <text> with these attributes and text, appended to parent: every widget writes
+  // its words in an SVG through here.
+  function label(parent, attrs, text) {
+    var node = el("text", attrs, parent);
+    node.textContent = isolate(parent, text);
+    return node;
+  }
+
+  // The tooltip of an SVG element, isolated as a label is.
+  function title(parent, text) {
+    el("title", {}, parent).textContent = isolate(parent, text);
+  }
+
   // A time or size axis under a plot: ticks on whole units labelled with labels[t], at
   // the first step of steps that gives at most most ticks, and a caption below.
   function axis(svg, o) {
@@ -64,42 +96,110 @@
     for (var t = 0; t <= o.span; t += step) {
       el("line", { x1: o.x(t), y1: o.base, x2: o.x(t), y2: o.base + 4, stroke: "currentColor",
         "stroke-width": 1 }, svg);
-      var tick = el("text", { x: o.x(t), y: o.base + 15, "text-anchor": "middle",
-        class: "dl-axis-text" }, svg);
-      tick.textContent = o.labels[t];
+      label(svg, { x: o.x(t), y: o.base + 15, "text-anchor": "middle",
+        class: "dl-axis-text" }, o.labels[t]);
     }
-    var caption = el("text", { x: o.left + o.plot / 2, y: o.base + 34,
-      "text-anchor": "middle", class: "dl-axis-text" }, svg);
-    caption.textContent = o.caption;
+    label(svg, { x: o.left + o.plot / 2, y: o.base + 34, "text-anchor": "middle",
+      class: "dl-axis-text" }, o.caption);
   }
 
-  // One stacked bar of entry.p (values) and entry.q (their text), scaled to the grid's
-  // longest bar (words.n.length - 1); names[i] titles part i, part dark is white-on-colour.
-  function stackedBar(svg, entry, words, names, dark, steps) {
-    var WIDTH = 720, LEFT = 14, RIGHT = 14, TOP = 6, BAR = 30, AXIS = 44;
-    var span = words.n.length - 1;
+  // One stacked bar of entry.p (values) and entry.q (their text) on an axis from 0 to
+  // o.span (labels o.labels, spacings o.steps, at most o.most ticks, caption o.caption);
+  // o.names[i] titles part i, o.colours[i] fills it, part o.dark is white-on-colour;
+  // o.top (default 6) leaves room above the bar. Returns the scale, for marks over the bar.
+  function stackedBar(svg, entry, o) {
+    var WIDTH = 720, LEFT = 14, RIGHT = 14, TOP = o.top || 6, BAR = 30, AXIS = 44;
     var plot = WIDTH - LEFT - RIGHT;
-    var x = function (v) { return LEFT + (v / span) * plot; };
+    var x = function (v) { return LEFT + (v / o.span) * plot; };
     svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + (TOP + BAR + AXIS));
     var start = 0;
     for (var i = 0; i < entry.p.length; i++) {
       var value = entry.p[i];
       if (value <= 0) continue;
       var x0 = x(start), w = x(start + value) - x0;
-      var rect = el("rect", { x: x0, y: TOP, width: w, height: BAR, fill: words.colours[i],
+      var rect = el("rect", { x: x0, y: TOP, width: w, height: BAR, fill: o.colours[i],
         "data-part": i }, svg);
-      var title = el("title", {}, rect);
-      title.textContent = names[i] + ": " + entry.q[i];
+      title(rect, o.names[i] + ": " + entry.q[i]);
       if (w >= 8 * entry.q[i].length + 6) {
-        var text = el("text", { x: x0 + w / 2, y: TOP + BAR / 2, "text-anchor": "middle",
+        label(svg, { x: x0 + w / 2, y: TOP + BAR / 2, "text-anchor": "middle",
           "dominant-baseline": "central", class: "dl-op-text",
-          fill: i === dark ? "#ffffff" : "#000000" }, svg);
-        text.textContent = entry.q[i];
+          fill: i === o.dark ? "#ffffff" : "#000000" }, entry.q[i]);
       }
       start += value;
     }
-    axis(svg, { left: LEFT, plot: plot, base: TOP + BAR + 2, span: span, x: x, steps: steps,
-      most: 12, labels: words.n, caption: words.axis });
+    axis(svg, { left: LEFT, plot: plot, base: TOP + BAR + 2, span: o.span, x: x,
+      steps: o.steps, most: o.most || 12, labels: o.labels, caption: o.caption });
+    return { x: x, top: TOP, bar: BAR };
+  }
+
+  // A pipeline's timeline: entry.T the makespan, entry.o the simulated operations (columns
+  // s stage, k kind, m microbatch, c chunk if any, a start, z end), one row per stage with
+  // its idle time hatched. words: stage[s], n[i] (integers as the page writes them),
+  // kind[k], mb, chunk, time. hatch: the id of the hatching pattern, unique on the page.
+  var KIND_COLOURS = { F: "#0072B2", B: "#E69F00", W: "#009E73" }; // Okabe-Ito
+  var KIND_TEXT = { F: "#ffffff", B: "#000000", W: "#000000" };
+  // Later chunks of an interleaved stage: the same hues mixed with 45 % white, opaque so
+  // that the idle hatching behind the row does not show through.
+  var KIND_LIGHT = { F: "#73B2D5", B: "#F2CA73", W: "#73CAB2" };
+
+  function timeline(svg, entry, words, hatch) {
+    var WIDTH = 720, LEFT = 84, RIGHT = 14, TOP = 6, ROW = 24, BAR = 18, AXIS = 44;
+    if (!clearSvg(svg, entry)) return;
+    var ops = entry.o, span = entry.T, stages = 0, chunked = !!ops.c, i;
+    for (i = 0; i < ops.s.length; i++) stages = Math.max(stages, ops.s[i] + 1);
+    var plot = WIDTH - LEFT - RIGHT;
+    var x = function (t) { return LEFT + (t / span) * plot; };
+    svg.setAttribute("viewBox", "0 0 " + WIDTH + " " + (TOP + stages * ROW + AXIS));
+
+    var defs = el("defs", {}, svg);
+    var pattern = el("pattern", { id: hatch, width: 6, height: 6,
+      patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+    el("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "currentColor", "stroke-width": 1.5,
+      "stroke-opacity": 0.35 }, pattern);
+
+    // Rows: the stage's label and its idle background (a path, so that <rect>s are ops).
+    for (var s = 0; s < stages; s++) {
+      var y = TOP + s * ROW + (ROW - BAR) / 2;
+      el("path", { class: "dl-idle", d: "M" + LEFT + " " + y + "h" + plot + "v" + BAR +
+        "h" + (-plot) + "z", fill: "url(#" + hatch + ")" }, svg);
+      label(svg, { x: LEFT - 8, y: y + BAR / 2, "text-anchor": "end",
+        "dominant-baseline": "central", class: "dl-axis-text" }, words.stage[s]);
+    }
+
+    // One rect per operation, where the simulator placed it.
+    for (i = 0; i < ops.s.length; i++) {
+      var kind = ops.k.charAt(i), chunk = chunked ? ops.c[i] : 0;
+      var x0 = x(ops.a[i]), w = x(ops.z[i]) - x0, top = TOP + ops.s[i] * ROW + (ROW - BAR) / 2;
+      var rect = el("rect", { x: x0, y: top, width: w, height: BAR,
+        fill: (chunk > 0 ? KIND_LIGHT : KIND_COLOURS)[kind], "data-kind": kind,
+        "data-stage": ops.s[i], "data-microbatch": ops.m[i], "data-chunk": chunk }, svg);
+      var number = words.n[ops.m[i] + 1];
+      title(rect, words.kind[kind] + ", " + words.mb + " " + number +
+        (chunked ? ", " + words.chunk + " " + words.n[chunk + 1] : ""));
+      if (w >= 7 * number.length + 5) {
+        label(svg, { x: x0 + w / 2, y: top + BAR / 2, "text-anchor": "middle",
+          "dominant-baseline": "central", class: "dl-op-text",
+          fill: chunk > 0 ? "#000000" : KIND_TEXT[kind] }, number);
+      }
+    }
+
+    // The time axis: ticks on whole units, labelled in the page's digits.
+    axis(svg, { left: LEFT, plot: plot, base: TOP + stages * ROW + 2, span: span, x: x,
+      steps: [1, 2, 5, 10, 20, 25, 50, 100], most: 10, labels: words.n, caption: words.time });
+  }
+
+  // The value that a table of distlesson/pages/widget_grid.py holds for the controls'
+  // current setting: table.k names the controls it depends on, axes[name] lists each
+  // control's values in the grid's order, table.i indexes table.u (-1: none).
+  function lookup(table, axes, controls) {
+    var at = 0;
+    for (var j = 0; j < table.k.length; j++) {
+      var values = axes[table.k[j]], position = values.indexOf(controls[table.k[j]].value);
+      if (position < 0) return undefined;
+      at = at * values.length + position;
+    }
+    var found = table.i[at];
+    return found >= 0 ? table.u[found] : undefined;
   }
 
   // Run build(root, data, controls, out) once per widget root; it returns the update to
@@ -160,7 +260,17 @@
     document.dispatchEvent(new CustomEvent("distlesson:solved", { detail: { id: id } }));
   }
 
-  window.distlessonWidgets = { el: el, byAttribute: byAttribute, key: key, refusal: refusal,
-    clearSvg: clearSvg, axis: axis, stackedBar: stackedBar, register: register,
-    solved: { all: solvedAll, mark: markSolved, key: SOLVED_KEY } };
+  // Forget the given ids (a page's reset); the other pages' entries stay.
+  function forgetSolved(ids) {
+    var all = solvedAll();
+    ids.forEach(function (id) { delete all[id]; });
+    try {
+      window.localStorage.setItem(SOLVED_KEY, JSON.stringify(all));
+    } catch (error) { /* storage refused: nothing was kept either */ }
+  }
+
+  window.distlessonWidgets = { el: el, label: label, title: title, isolate: isolate,
+    byAttribute: byAttribute, key: key, refusal: refusal, clearSvg: clearSvg, axis: axis,
+    stackedBar: stackedBar, timeline: timeline, lookup: lookup, register: register,
+    solved: { all: solvedAll, mark: markSolved, forget: forgetSolved, key: SOLVED_KEY } };
 })();

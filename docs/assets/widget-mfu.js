@@ -25,7 +25,9 @@
       // a setting the library refused: no bar, the message says why
       if (core.clearSvg(out.bar, entry)) {
         // the scale is the grid's longest bar, so that settings compare by eye
-        core.stackedBar(out.bar, entry, data.w, data.w.terms, 4, [1, 2, 5, 10, 20]);
+        core.stackedBar(out.bar, entry, { span: data.w.n.length - 1, labels: data.w.n,
+          steps: [1, 2, 5, 10, 20], caption: data.w.axis, names: data.w.terms,
+          colours: data.w.colours, dark: 4 });
       }
       root.querySelectorAll("[data-legend]").forEach(function (item) {
         item.hidden = !valid;

@@ -13,6 +13,7 @@
   var NAMES = ["optimizer", "precision", "model"];
 
   core.register("optimizer", function (root, data, controls, out) {
+    var words = data.w;
     return function update() {
       var key = core.key(controls, NAMES, "|");
       var entry = data.d[key];
@@ -23,7 +24,9 @@
       var svg = out.bar;
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       // the scale is the grid's longest bar, so that settings compare by eye
-      core.stackedBar(svg, entry, data.w, data.w.parts, 0, [1, 2, 4, 5, 10]);
+      core.stackedBar(svg, entry, { span: words.n.length - 1, labels: words.n,
+        steps: [1, 2, 4, 5, 10], caption: words.axis, names: words.parts,
+        colours: words.colours, dark: 0 });
       root.querySelectorAll("[data-legend]").forEach(function (item, i) {
         item.hidden = !(entry.p[i] > 0);  // no master copy: no master in the legend
       });

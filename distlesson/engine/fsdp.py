@@ -1,0 +1,137 @@
+"""ZeRO-3 with FSDP2 (``torch.distributed.fsdp.fully_shard``) against the memory model.
+
+Each Linear of the toy MLP and then the whole model are wrapped with ``fully_shard``: every
+parameter becomes a DTensor sharded on dim 0 over the n ranks. After one AdamW step each
+rank's bytes are read from its local shards: weights, gradients (reduce-scattered) and
+the AdamW moments (shaped like the local shard).
+
+Two models. In the even one every dim 0 is a multiple of n, so each rank holds exactly
+1/n of every state: the memory model's ZeRO-3 division, with no padding. In the uneven
+one, dim 0 is cut with ``torch.chunk`` semantics (pieces of ceil(d0 / n) rows, the last
+shorter, empty ones appended): the local pieces follow
+:func:`distlesson.sharding.dim0_shard`, sum exactly to the memory model's total, and
+differ from total / n per rank; every rank also allocates the padded size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.fsdp import fully_shard
+
+from distlesson.data_parallel import split_batch
+from distlesson.memory import Layout, MemoryBreakdown, model_states, per_gpu_states
+from distlesson.optimizers import optimizer_state_bytes
+from distlesson.precision import get_preset
+from distlesson.sharding import dim0_shard
+from distlesson.toy_mlp import AdamW, MLPParams, flatten, init_mlp, train_single_device
+
+from .config import EXAMPLES_PER_RANK, GRAD_TOLERANCE, SEED, even_shape, uneven_shape
+from .launch import DistContext
+from .report import Check, GroupResult
+from .toy_models import batch, half_squared_error, mlp_module, mlp_params, torch_shapes
+from .zero import adamw_kwargs
+
+__all__ = ["run"]
+
+
+def _local_bytes(tensor: torch.Tensor) -> int:
+    local = tensor.to_local() if hasattr(tensor, "to_local") else tensor
+    return local.numel() * local.element_size()
+
+
+def _measure(params: MLPParams, ctx: DistContext, opt: AdamW) -> tuple[dict[str, int],
+                                                                       MLPParams]:
+    """One FSDP2 AdamW step; this rank's bytes per state and the whole updated weights."""
+    mesh = init_device_mesh(ctx.device_type, (ctx.world_size,))
+    model = mlp_module(params, ctx.device)
+    for layer in model:
+        if isinstance(layer, nn.Linear):
+            fully_shard(layer, mesh=mesh)  # one all-gather per layer, freed after use
+    fully_shard(model, mesh=mesh)
+    optimizer = torch.optim.AdamW(model.parameters(), **adamw_kwargs(opt))
+    shape = (params.w1.shape[0], params.w2.shape[1])
+    x_all, y_all = batch(*shape, EXAMPLES_PER_RANK * ctx.world_size, np.float32)
+    mine = split_batch(x_all.shape[0], ctx.world_size)[ctx.rank]
+    x, y = (torch.from_numpy(a[mine]).to(ctx.device) for a in (x_all, y_all))
+    half_squared_error(model(x), y).backward()  # FSDP2 reduce-scatters the mean gradient
+    optimizer.step()
+    held = {"weights": 0, "grads": 0, "moments": 0, "padded": 0}
+    for p in model.parameters():
+        held["weights"] += _local_bytes(p)
+        held["grads"] += _local_bytes(p.grad)
+        held["moments"] += sum(_local_bytes(optimizer.state[p][m])
+                               for m in ("exp_avg", "exp_avg_sq"))
+        # the storage behind the local piece: padded to the first chunk's rows
+        held["padded"] += p.to_local().untyped_storage().nbytes()
+    return held, mlp_params(model)  # mlp_params gathers each DTensor whole
+
+
+def _library(params: MLPParams, n: int) -> tuple[MemoryBreakdown, MemoryBreakdown]:
+    """(memory model, whole model; memory model, one rank under ZeRO-3), fp32 AdamW."""
+    states = model_states(params.num_params, optimizer="adamw", precision="fp32")
+    return states, per_gpu_states(states, Layout(dp=n, zero=3))
+
+
+def _trained(params: MLPParams, n: int, opt: AdamW) -> MLPParams:
+    shape = (params.w1.shape[0], params.w2.shape[1])
+    x, y = batch(*shape, EXAMPLES_PER_RANK * n, np.float64)
+    exact = params.map(lambda a: a.astype(np.float64))
+    return train_single_device(exact, [(x, y)], opt)[0]
+
+
+def run(ctx: DistContext) -> GroupResult:
+    n, opt = ctx.world_size, AdamW()
+    even = init_mlp(*even_shape(n), seed=SEED, dtype=np.float32)
+    uneven = init_mlp(*uneven_shape(n), seed=SEED, dtype=np.float32)
+    even_held, even_weights = _measure(even, ctx, opt)
+    uneven_held, _ = _measure(uneven, ctx, opt)
+    gathered = ctx.gather((even_held, uneven_held))
+    if gathered is None:
+        return GroupResult()
+
+    def ranks(which: int, kind: str) -> tuple[int, ...]:
+        return tuple(held[which][kind] for held in gathered)
+
+    _, per_rank = _library(even, n)
+    fp32 = get_preset("fp32")
+    rows = [Check(f"fsdp.even.{kind}", f"{label} per rank, dim 0 divisible by n = the "
+                  "memory model's ZeRO-3 share total / n", "bytes", ranks(0, kind),
+                  tuple(getattr(per_rank, state) for _ in range(n)))
+            for kind, state, label in (("weights", "weights", "weights"),
+                                       ("grads", "grads", "gradients"),
+                                       ("moments", "optimizer", "AdamW moments"))]
+    update = float(np.max(np.abs(flatten(even_weights) - flatten(_trained(even, n, opt)))))
+    rows.append(Check("fsdp.even.update", "weights after one FSDP2 AdamW step = the "
+                      "library's single-device AdamW step", "abs_error", update, 0.0,
+                      GRAD_TOLERANCE,
+                      note=f"float32 against float64: allowed |difference| <= "
+                      f"{GRAD_TOLERANCE:g}"))
+    shards = [dim0_shard(s, n) for s in torch_shapes(uneven)]
+    elements = tuple(sum(s.local[r] for s in shards) for r in range(n))
+    local = tuple(e * fp32.weight_format.bytes for e in elements)
+    padded = tuple(sum(s.padded for s in shards) * fp32.weight_format.bytes for _ in range(n))
+    uneven_states, uneven_share = _library(uneven, n)
+    share = tuple(float(uneven_share.weights) for _ in range(n))
+    rows += [
+        Check("fsdp.uneven.weights", "weights per rank, dim 0 not divisible by n = "
+              "torch.chunk pieces (distlesson.sharding.dim0_shard)", "bytes",
+              ranks(1, "weights"), local),
+        Check("fsdp.uneven.moments", "AdamW moments per rank, uneven = two moments of the "
+              "same pieces", "bytes", ranks(1, "moments"),
+              tuple(optimizer_state_bytes("adamw", e, fp32.state_format) for e in elements)),
+        Check("fsdp.uneven.total", "weights, all ranks together = the memory model's "
+              "weights", "bytes", sum(ranks(1, "weights")), uneven_states.weights),
+        Check("fsdp.uneven.even_split", "weights per rank, uneven, against the memory "
+              "model's total / n", "bytes", ranks(1, "weights"), share,
+              expect_equal=local == share,
+              note="the memory model assumes an even split; torch.chunk gives the first "
+              "ranks ceil(d0 / n) rows and the last the rest, possibly none"),
+        Check("fsdp.uneven.padded", "storage allocated per rank, uneven = the first chunk's "
+              "size for every tensor (padding included)", "bytes", ranks(1, "padded"),
+              padded, note="FSDP2 pads each rank's piece so that all-gathers move equal "
+              "pieces; the padding is n x padded - total"),
+    ]
+    return GroupResult(tuple(rows))

@@ -1,0 +1,157 @@
+"""Lab page "the real engine": torch.distributed measured against the library.
+
+The tables run the lab's checks (:mod:`distlesson.engine`) once per build process, on
+:data:`WORLD_SIZE` Gloo ranks of the build machine, and show every measured value beside
+the library's. The figures that the prose quotes are the lab's inputs (sizes, counts), so
+that building the figure registry needs neither torch nor a run; what the run measures
+(bytes, orders, times) appears only in the tables, formatted for each language.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from fractions import Fraction
+from pathlib import Path
+
+from distlesson.engine import GROUPS, WORLD_SIZES, Check, EngineReport, run_checks
+from distlesson.engine.config import (
+    ACCUMULATION,
+    EXAMPLES_PER_RANK,
+    TOY_SHAPE,
+    num_microbatches,
+)
+from distlesson.memory import model_states
+from distlesson.pages.engine_lab_labels import CHECKS, LABELS
+from distlesson.pages.engine_lab_labels import GROUPS as GROUP_NAMES
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import format_number, format_quantity, format_scientific
+from distlesson.render.tables import Table, markdown_table
+from distlesson.toy_mlp import init_mlp
+
+__all__ = ["WORLD_SIZE", "comparison_table", "excerpt", "figures", "lab_report",
+           "machine_table", "order_table"]
+
+WORLD_SIZE = 4
+"""Ranks of the run shown on the page: four pipeline stages, the pipeline chapter's
+example (with its eight microbatches), and an FSDP shard left empty by ``torch.chunk``."""
+_ENGINE = Path(__file__).resolve().parents[1] / "engine"
+_ORDERS = (("1f1b", "pipe.1f1b.order", "1F1B"), ("gpipe", "pipe.gpipe.order", "GPipe"))
+
+
+@functools.cache
+def lab_report() -> EngineReport:
+    """The run behind the tables: once per process, shared by the three languages."""
+    return run_checks(WORLD_SIZE)
+
+
+def _t(key: str, locale: str) -> str:
+    return LABELS[key][locale]
+
+
+def _scalar(value: float | int, unit: str, locale: str) -> str:
+    if unit == "bytes":
+        return format_quantity(float(value), "B", locale)
+    if unit == "abs_error":
+        return format_number(0, locale) if value == 0 else format_scientific(value, locale)
+    if unit == "ratio":
+        return format_quantity(float(value), "x", locale, digits=0 if value == int(value) else 2)
+    return format_number(float(value), locale, digits=0 if value == int(value) else 2)
+
+
+def _cell(value: object, unit: str, locale: str) -> str:
+    if unit == "ops":
+        return _t("per_stage", locale)
+    if isinstance(value, tuple):
+        return " / ".join(_scalar(v, unit, locale) for v in value)  # one value per rank
+    return _scalar(value, unit, locale)  # type: ignore[arg-type]
+
+
+def _agreement(check: Check, locale: str) -> str:
+    if not check.agrees:
+        verdict = _t("predicted", locale)
+    elif check.tolerance is None:
+        verdict = _t("exact", locale)
+    else:
+        verdict = _t("within", locale).format(tol=format_scientific(check.tolerance, locale))
+    return verdict if check.passed else f"**{_t('fails', locale)}**: {verdict}"
+
+
+def comparison_table(locale: str) -> str:
+    """Every check of the run: what torch measured, what the library computes, agreement."""
+    k = format_number(ACCUMULATION, locale)
+    rows = tuple((CHECKS[c.key][locale].format(k=k), _cell(c.measured, c.unit, locale),
+                  _cell(c.library, c.unit, locale), _agreement(c, locale))
+                 for c in lab_report().checks)
+    headers = tuple(_t(key, locale) for key in ("check", "torch", "library", "agreement"))
+    return markdown_table(Table(headers, rows, (False, True, True, False)), locale)
+
+
+def order_table(locale: str) -> str:
+    """Per schedule and stage, the order torch ran and the library's table, as code."""
+    checks = lab_report().by_key()
+    rows = []
+    for _, key, name in _ORDERS:
+        check = checks[key]
+        for stage, (mine, theirs) in enumerate(zip(check.measured, check.library,
+                                                   strict=True)):
+            rows.append((name, format_number(stage, locale), f"`{mine}`", f"`{theirs}`",
+                         _t("yes" if mine == theirs else "no", locale)))
+    headers = tuple(_t(key, locale) for key in ("schedule", "stage", "torch_order",
+                                                "library_order", "same"))
+    return markdown_table(Table(headers, tuple(rows), (False, True, False, False, False)),
+                          locale)
+
+
+def machine_table(locale: str) -> str:
+    """Where and how fast the run went: measured at build, different on every machine."""
+    report = lab_report()
+    expected = sum(c.passed for c in report.checks)
+
+    def seconds(value: float) -> str:
+        return format_quantity(value, "s", locale, digits=2 if value < 1 else 1)
+
+    rows = [(_t("torch_version", locale), f"`{report.torch_version}`"),
+            (_t("backend", locale), f"`{report.backend}`"),
+            (_t("device", locale), f"`{report.device}`"),
+            (_t("world_size", locale), format_number(report.world_size, locale)),
+            (_t("cpus", locale), format_number(report.cpu_count, locale)),
+            (_t("as_expected", locale), _t("of", locale).format(
+                a=format_number(expected, locale), b=format_number(len(report.checks), locale))),
+            (_t("wall", locale), seconds(report.wall_seconds))]
+    rows += [(_t("group_time", locale).format(group=GROUP_NAMES[g][locale]),
+              seconds(report.check_seconds[g])) for g in GROUPS if g in report.check_seconds]
+    headers = (_t("item", locale), _t("value", locale))
+    return markdown_table(Table(headers, tuple(rows), (False, True)), locale)
+
+
+def excerpt(qualified: str) -> str:
+    """A function of the lab's code as a Markdown code block: ``"ddp.counting_allreduce_hook"``
+    is the function ``counting_allreduce_hook`` of ``distlesson/engine/ddp.py``. Read from
+    the file (not imported), so that showing code needs no torch."""
+    module, name = qualified.split(".")
+    source = (_ENGINE / f"{module}.py").read_text(encoding="utf-8")
+    lines = source.splitlines()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            body = "\n".join(lines[node.lineno - 1:node.end_lineno])  # with its comments
+            return f"```python\n{body}\n```"
+    raise ValueError(f"no function {name!r} in distlesson/engine/{module}.py")
+
+
+def figures() -> list[Figure]:
+    """The lab's inputs, quoted in the prose (no run needed)."""
+    params = init_mlp(*TOY_SHAPE).num_params
+    payload = model_states(params, optimizer="adamw", precision="fp32").grads
+    return [
+        Figure("engine.world_size", WORLD_SIZE, doc="ranks of the run on the page"),
+        Figure("engine.microbatches", num_microbatches(WORLD_SIZE)),
+        Figure("engine.accumulation", ACCUMULATION, doc="micro-steps per optimizer step"),
+        Figure("engine.examples_per_rank", EXAMPLES_PER_RANK),
+        Figure("engine.toy_params", params, doc="parameters of the toy MLP"),
+        Figure("engine.payload", payload, "B", doc="fp32 gradient bytes of the toy MLP"),
+        Figure("engine.bytes_per_param", float(Fraction(payload, params)), "B"),
+        Figure("engine.min_local_ranks", WORLD_SIZES.start),
+        Figure("engine.max_local_ranks", WORLD_SIZES.stop - 1),
+        Figure("engine.groups", len(GROUPS)),
+    ]

@@ -1,0 +1,285 @@
+"""Els exercicis en català: per a cada exercici, el títol, l'enunciat i, per a cada part, la
+pregunta i la resposta model (Markdown). Sense xifres: els nombres arriben amb els mateixos
+``{{ nom }}`` que el text anglès."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    "states-13b": {
+        "title": "Els estats d'un model de {{ ex.states_params }} de paràmetres",
+        "question": (
+            "Un model de {{ ex.states_params }} de paràmetres s'entrena amb AdamW en "
+            "precisió mixta: pesos i gradients en bf16, una còpia mestra dels pesos en fp32 "
+            "i els dos moments d'Adam en fp32. Quanta memòria ocupen els estats del model, "
+            "sense comptar les activacions?"),
+        "states-13b": "Els estats del model, en GB (milers de milions de bytes):",
+        "states-13b.answer": (
+            "Cada paràmetre costa {{ fit.bpp_mixed }} bytes: {{ fit.bpp_weights_grads }} per "
+            "al pes i el gradient en bf16 i {{ fit.bpp_master_and_moments }} per a la còpia "
+            "mestra en fp32 i els dos moments. Per a {{ ex.states_params }} de paràmetres "
+            "fan **{{ ex.states_13b }}**: calen {{ ex.states_gpus }} H100 de "
+            "{{ fit.gpu_memory }} només per guardar-los, abans de cap activació. El desglossament "
+            "és a [Per què no hi cap](why-it-does-not-fit.md)."),
+    },
+    "dp-zero3": {
+        "title": "Per què el paral·lelisme de dades no resol la memòria i ZeRO-3 sí",
+        "question": (
+            "El paral·lelisme de dades reparteix el lot entre moltes GPU, però un model "
+            "l'estat d'entrenament del qual no cap en una GPU tampoc no hi cap amb "
+            "paral·lelisme de dades. Per què? Per què ZeRO-3 (FSDP) sí que el fa cabre, i "
+            "què costa a canvi?"),
+        "dp-zero3": "Escriu la teva resposta i després compara-la amb la resposta model.",
+        "dp-zero3.answer": (
+            "El paral·lelisme de dades *replica*: cada GPU guarda tots els estats del model, "
+            "i només es reparteix el lot i, amb ell, les activacions. Llama 3 70B necessita "
+            "{{ par.states_total }} d'estats a cadascuna de les seves GPU, tant si n'hi ha "
+            "dues com mil.\n\n"
+            "ZeRO elimina les còpies. L'etapa u particiona la còpia mestra i els moments; "
+            "l'etapa dos, també els gradients; l'etapa tres, també els pesos: cadascuna de "
+            "les *n* GPU es queda una *n*-èsima part de tot i res més. Amb "
+            "{{ par.devices }} GPU són {{ par.zero3_per_gpu }} per GPU, que caben en "
+            "{{ par.gpu_memory }}.\n\n"
+            "El preu és la comunicació: abans que s'executi cada capa se'n fa un all-gather "
+            "dels pesos, per al forward i un altre cop per al backward, i els gradients es "
+            "reparteixen amb un reduce-scatter. Amb un sol microlot per pas, ZeRO-3 envia "
+            "{{ par.zero3_over_dp }} el que envia el paral·lelisme de dades pur, i més encara "
+            "si s'acumulen gradients. Vegeu [les cinc dimensions](parallelism.md)."),
+    },
+    "accumulation": {
+        "title": "Acumulació de gradients: menys all-reduces, el mateix gradient",
+        "question": (
+            "{{ ex.acc_dp }} GPU en paral·lelisme de dades entrenen un model de "
+            "{{ ex.acc_params }} de paràmetres amb els gradients en bf16 "
+            "({{ ex.acc_buffer }} per GPU). Cada pas de l'optimitzador processa "
+            "{{ ex.acc_k }} microlots per GPU, i els gradients se sumen amb un all-reduce en "
+            "anell, en què cada GPU envia `2 (n − 1) / n` vegades el buffer."),
+        "accumulation-every": (
+            "Si es fa un all-reduce després de cada microlot, quants GB envia cada GPU per "
+            "pas de l'optimitzador?"),
+        "accumulation-every.answer": (
+            "Un all-reduce envia {{ ex.accumulation_once }} per GPU; un després de cadascun "
+            "dels {{ ex.acc_k }} microlots en fan **{{ ex.accumulation_every }}**."),
+        "accumulation-once": (
+            "Si s'acumulen els gradients localment i es fa un sol all-reduce per pas, quants "
+            "GB envia cada GPU?"),
+        "accumulation-once.answer": (
+            "Un sol all-reduce: **{{ ex.accumulation_once }}**, {{ ex.acc_k }} vegades menys."),
+        "accumulation-same": (
+            "Per què el gradient acumulat és el mateix que el que se sincronitza després de "
+            "cada microlot? Quan no es pot acumular d'aquesta manera?"),
+        "accumulation-same.answer": (
+            "La suma és lineal: sumar localment els gradients dels microlots i després entre "
+            "GPU dona la mateixa suma que sumar entre GPU després de cada microlot, només "
+            "que en un altre ordre, de manera que com a molt difereixen per l'arrodoniment "
+            "de coma flotant. La biblioteca fa totes dues coses amb rangs simulats i obté el "
+            "mateix gradient amb {{ ex.acc_k }} vegades menys all-reduces (vegeu [les cinc "
+            "dimensions](parallelism.md), acumulació de gradients).\n\n"
+            "Cal que cada GPU tingui un gradient sencer on anar sumant. Amb ZeRO-2 i ZeRO-3 "
+            "cada GPU només en guarda un tros, de manera que els gradients es reparteixen "
+            "amb un reduce-scatter després de cada microlot i l'estalvi desapareix."),
+    },
+    "tp-node": {
+        "title": "Per què el paral·lelisme de tensors es queda dins d'un node",
+        "question": (
+            "El paral·lelisme de tensors gairebé sempre es limita a les GPU d'un mateix "
+            "servidor, mentre que el de dades i el de pipeline travessen servidors. Per què?"),
+        "tp-node": "Escriu la teva resposta i després compara-la amb la resposta model.",
+        "tp-node.answer": (
+            "El paral·lelisme de tensors es comunica *dins* de cada capa: dos all-reduces "
+            "al forward i dos al backward, i cadascun porta tot l'estat ocult de la capa. "
+            "Se situen entre un producte de matrius i el següent, així que les GPU els "
+            "esperen.\n\n"
+            "Per a Llama 3 70B amb seqüències de {{ par.seq_len }} tokens repartides entre "
+            "{{ par.tp_degree }} GPU, cada GPU envia {{ par.tp_layer_bytes }} per capa i "
+            "microlot. Per NVLink ({{ par.nvlink_bw }}) això representa "
+            "{{ par.tp_nvlink_share }} del càlcul de la capa; per InfiniBand "
+            "({{ par.ib_bw }} per GPU), {{ par.tp_ib_ratio }} el càlcul: el pas es passaria "
+            "la major part del temps esperant. El paral·lelisme de dades envia un cop per "
+            "pas i se solapa amb el backward, i el pipeline només envia activacions entre "
+            "etapes, de manera que toleren l'enllaç més lent. Vegeu [les cinc "
+            "dimensions](parallelism.md)."),
+    },
+    "bubble-goal": {
+        "title": "La bombolla del pipeline, per sota del {{ ex.bubble_target }}",
+        "question": (
+            "Què és la bombolla del pipeline i com es fa més petita? Al [giny del "
+            "pipeline](pipeline.md#dl-pipeline), o al [giny de les cinc "
+            "dimensions](parallelism.md#dl-dimensions), amb almenys "
+            "{{ ex.bubble_min_stages }} etapes de pipeline, puja els microlots fins que la "
+            "bombolla quedi per sota del {{ ex.bubble_target }}."),
+        "bubble-goal": "Queda resolt quan el giny indica que s'ha assolit l'objectiu.",
+        "bubble-goal.answer": (
+            "La bombolla és el temps que les etapes passen aturades: l'última espera al "
+            "començament del pas que li arribi el primer forward, i la primera espera, "
+            "després dels seus forwards, que tornin els backwards. Amb GPipe i 1F1B és "
+            "`(p − 1) / (m + p − 1)` del pas, amb *p* etapes i *m* microlots. Més microlots "
+            "l'encongeixen; una planificació intercalada la divideix pel nombre de trossos "
+            "per etapa; les planificacions de bombolla zero l'omplen amb el càlcul dels "
+            "gradients dels pesos. Amb {{ ex.bubble_min_stages }} etapes, "
+            "{{ pipe.fewest_two_stages }} microlots són els mínims que la fan baixar del "
+            "{{ ex.bubble_target }}: vegeu [Planificacions del pipeline](pipeline.md)."),
+    },
+    "pipeline-memory": {
+        "title": "GPipe o 1F1B: la mateixa bombolla, no la mateixa memòria",
+        "question": (
+            "Un pipeline de {{ ex.pipe_stages }} etapes processa {{ ex.pipe_microbatches }} "
+            "microlots per pas, i totes les etapes són igual de ràpides. Una etapa guarda "
+            "les activacions d'un microlot des del seu forward fins al seu backward."),
+        "pipeline-gpipe-peak": (
+            "Amb GPipe (tots els forwards i després tots els backwards), de quants microlots "
+            "guarda activacions la primera etapa en el seu màxim?"),
+        "pipeline-gpipe-peak.answer": (
+            "De tots: **{{ ex.pipeline_gpipe_peak }}**. Cap backward no comença abans de "
+            "l'últim forward."),
+        "pipeline-1f1b-peak": "I amb 1F1B?",
+        "pipeline-1f1b-peak.answer": (
+            "**{{ ex.pipeline_1f1b_peak }}**: la primera etapa fa un forward per etapa per "
+            "escalfar i després alterna un forward amb un backward, que cada vegada allibera "
+            "un microlot. Amb 1F1B, l'etapa *s* (comptant des de zero) en guarda `p − s` "
+            "com a màxim, així que l'última només en guarda un."),
+        "pipeline-bubble": (
+            "Quina part del pas passen aturades les etapes (la bombolla), en percentatge?"),
+        "pipeline-bubble.answer": (
+            "`(p − 1) / (m + p − 1)`: **{{ ex.pipeline_bubble }}**, el mateix "
+            "{{ ex.pipe_gpipe_bubble }} amb totes dues planificacions. 1F1B estalvia "
+            "memòria, no temps; el simulador de la biblioteca hi troba les mateixes estones "
+            "d'espera. Vegeu [Planificacions del pipeline](pipeline.md)."),
+    },
+    "checkpoint-every-k": {
+        "title": "Checkpointing cada K capes",
+        "question": (
+            "El checkpointing d'activacions només guarda l'entrada d'una capa de cada *K* i "
+            "torna a fer el forward de cada segment de *K* capes durant el backward. Preneu "
+            "Llama 3 70B ({{ ex.ckpt_layers }} capes d'amplada {{ ex.ckpt_hidden }}), una "
+            "seqüència de {{ ex.ckpt_seq }} tokens per microlot, una sola GPU per a totes "
+            "les capes, activacions en bf16 i FlashAttention: una capa guarda `34 s b h` "
+            "bytes si no es recalcula, i la seva entrada ocupa `2 s b h` bytes. Durant el "
+            "backward la GPU guarda tots els checkpoints més les activacions completes d'un "
+            "segment: `ceil(L / K) × 2 s b h + K × 34 s b h`."),
+        "recompute-overhead": (
+            "Si es recalculen totes les capes, quant càlcul de més fa un pas d'entrenament, "
+            "en percentatge? Compteu dos FLOPs per paràmetre i token per al forward i quatre "
+            "per al backward."),
+        "recompute-overhead.answer": (
+            "Un forward més sobre un forward i un backward: **{{ ex.recompute_overhead }}**. "
+            "La xifra de la lliçó persa és aquesta, arrodonida. Si es compten tots els "
+            "productes de matrius del model real, la capa de sortida no es recalcula i el "
+            "cost extra és del {{ ex.ckpt_overhead_matmuls }}. Sigui quina sigui *K*, el "
+            "forward de cada capa es fa dues vegades: *K* canvia la memòria, no el temps."),
+        "checkpoint-best-k": "Quina *K* fa que el màxim sigui més petit?",
+        "checkpoint-best-k.answer": (
+            "**{{ ex.checkpoint_best_k }}**. Els dos termes estiren en sentits contraris, i "
+            "la suma és mínima prop de `K = sqrt(L × 2 / 34)`, aquí {{ ex.ckpt_sqrt_rule }}. "
+            "L'arrel quadrada del nombre de capes dels manuals suposa que una capa guarda "
+            "més o menys el mateix que la seva entrada; aquí en guarda molt més, i per això "
+            "guanyen els segments curts."),
+        "checkpoint-peak": "Quin és aquest màxim més petit, en GB?",
+        "checkpoint-peak.answer": (
+            "**{{ ex.checkpoint_peak }}**, davant de {{ ex.ckpt_full }} amb un checkpoint a "
+            "cada capa i {{ ex.ckpt_none }} sense cap checkpointing. Vegeu [Estalviar "
+            "memòria](saving-memory.md)."),
+    },
+    "offload-70b": {
+        "title": "ZeRO-Offload per a un model de {{ ex.off_params }} de paràmetres",
+        "question": (
+            "Un model de {{ ex.off_params }} de paràmetres s'entrena amb AdamW en precisió "
+            "mixta en servidors de {{ ex.off_node_gpus }} H100 ({{ ex.off_gpu_memory }} "
+            "cadascuna), amb {{ ex.off_node_ram }} de memòria de CPU i {{ ex.off_node_nvme }} "
+            "de NVMe per servidor. Sense offload, ZeRO-3 necessita {{ ex.off_none_gpus }} GPU "
+            "només per als estats del model. ZeRO-Offload treu de les GPU la còpia mestra en "
+            "fp32 i els moments i fa el pas de l'optimitzador a la CPU; els pesos i els "
+            "gradients en bf16 es queden a les GPU. Els servidors es lloguen sencers. Compteu "
+            "només els estats del model, no les activacions."),
+        "offload-bytes": "Quants GB d'estats del model surten de les GPU?",
+        "offload-bytes.answer": (
+            "La còpia mestra i els dos moments, {{ fit.bpp_master_and_moments }} bytes per "
+            "paràmetre: **{{ ex.offload_bytes }}**."),
+        "offload-cpu-gpus": (
+            "Si es descarreguen a la memòria de la CPU, quantes GPU necessita com a mínim "
+            "l'entrenament?"),
+        "offload-cpu-gpus.answer": (
+            "**{{ ex.offload_cpu_gpus }}**: els estats descarregats no caben en els "
+            "{{ ex.off_node_ram }} d'un servidor, així que en cal un segon, i les seves GPU "
+            "venen amb ell. A més, aquí la biblioteca necessita paral·lelisme de tensors "
+            "sobre {{ ex.off_cpu_tp }} GPU, perquè ZeRO-Offload guarda una còpia sencera dels "
+            "pesos en bf16 a cada GPU de paral·lelisme de dades."),
+        "offload-nvme-gpus": "I si es descarreguen a NVMe (ZeRO-Infinity)?",
+        "offload-nvme-gpus.answer": (
+            "**{{ ex.offload_nvme_gpus }}**: els {{ ex.off_node_nvme }} d'un sol servidor els "
+            "hi caben, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre les seves "
+            "GPU."),
+        "offload-verdict": (
+            "La lliçó persa diu que l'offload permet entrenar un model així amb menys de "
+            "{{ ex.off_none_gpus }} GPU, a canvi de passos més lents. És cert aquí, i de què "
+            "depèn l'alentiment?"),
+        "offload-verdict.answer": (
+            "Només amb NVMe. Descarregar a la memòria de la CPU no estalvia cap GPU aquí: "
+            "els estats descarregats necessiten més memòria de la que té un servidor, així "
+            "que l'entrenament ocupa dos servidors igualment. Fins i tot llogant les GPU una "
+            "a una en caldrien {{ ex.off_cpu_loose }}, tantes com sense offload "
+            "({{ ex.off_none_loose }}); per guanyar-hi calen servidors amb més memòria. A "
+            "NVMe caben en un sol servidor: {{ ex.offload_nvme_gpus }} GPU, o "
+            "{{ ex.off_nvme_loose }} llogades una a una. L'alentiment depèn del trànsit i "
+            "del que l'amaga: a cada pas, cada GPU envia els seus gradients a la CPU i en rep "
+            "els pesos actualitzats per PCIe, {{ ex.off_pcie_seconds }} per pas aquí si res "
+            "no se solapa, i després la CPU fa el pas de l'optimitzador; NVMe hi afegeix "
+            "llegir i escriure tots els estats descarregats a cada pas. Un percentatge fix "
+            "com el de la lliçó no es pot calcular sense saber el temps del pas i el "
+            "solapament. Vegeu [Estalviar memòria](saving-memory.md)."),
+    },
+    "mfu-low": {
+        "title": "Un MFU del {{ ex.mfu_observed }}",
+        "question": (
+            "El teu entrenament gran arriba a un MFU del {{ ex.mfu_observed }}. Quines tres "
+            "coses investigues primer, i com?"),
+        "mfu-low": "Escriu els teus tres sospitosos i després compara'ls amb la resposta model.",
+        "mfu-low.answer": (
+            "Mesura abans d'endevinar: perfila uns quants passos (el profiler de PyTorch o "
+            "Nsight Systems) i separa el pas en càlcul, comunicació i temps aturat. Després "
+            "mira aquests tres sospitosos, normalment en aquest ordre:\n\n"
+            "- **Comunicació no amagada.** Busca a la traça col·lectives que cap càlcul no "
+            "solapa: paral·lelisme de tensors que travessa servidors, all-gathers de ZeRO-3 "
+            "entre servidors, paquets de gradients massa petits per solapar-se amb el "
+            "backward.\n"
+            "- **La bombolla del pipeline.** Calcula `(p − 1) / (m + p − 1)` per a les teves "
+            "etapes i microlots i compara-ho amb el temps aturat de la primera i l'última "
+            "etapa; afegeix microlots o intercala.\n"
+            "- **Kernels molt per sota del pic.** Compara els FLOP/s de cada kernel gran amb "
+            "la fitxa tècnica: matrius petites o de formes estranyes, atenció sense "
+            "FlashAttention, kernels elementals sense fusionar, recàlcul complet on n'hi "
+            "hauria prou amb el selectiu. Comprova també que les GPU no esperin mai dades.\n\n"
+            "Per fer-se'n una idea: Meta declara entre el {{ mfu.llama3_mfu_low }} i el "
+            "{{ mfu.llama3_mfu_high }} per a Llama 3 405B, i per sota del {{ mfu.trouble }} "
+            "alguna cosa va malament. [Eficiència: MFU](mfu.md) desmunta un pas terme a "
+            "terme."),
+    },
+    "cost": {
+        "title": "Quant costa un entrenament",
+        "question": (
+            "Llama 3 70B ({{ ex.cost_params }} de paràmetres) s'entrena amb "
+            "{{ ex.cost_tokens_per_param }} tokens per paràmetre, comptant `6 N` FLOPs per "
+            "token, amb un MFU del {{ ex.cost_mfu }}. Una H100 té un pic de "
+            "{{ ex.cost_h100_peak }} en bf16 i es lloga a {{ ex.cost_h100_price }} dòlars "
+            "l'hora de GPU; una A100 té un pic de {{ ex.cost_a100_peak }} i costa "
+            "{{ ex.cost_a100_price }} dòlars l'hora de GPU (els preus de la lliçó persa)."),
+        "cost-h100": "Quant costa l'entrenament amb H100, en milions de dòlars?",
+        "cost-h100.answer": (
+            "FLOPs / (MFU × pic) dona els segons de GPU; dividits pels segons d'una hora i "
+            "multiplicats pel preu: **{{ ex.cost_h100 }}**."),
+        "cost-a100": "I amb A100, en milions de dòlars?",
+        "cost-a100.answer": (
+            "**{{ ex.cost_a100 }}**. La H100 és més cara per hora i més barata per "
+            "entrenament: fa {{ cost.flops_ratio }} l'aritmètica de l'A100 per "
+            "{{ cost.price_ratio }} el preu."),
+        "cost-check": (
+            "La lliçó atribueix a DeepSeek-V3 un cost d'uns "
+            "{{ claim.fa_cost_deepseek.stated }}. D'on surt aquesta xifra, i què deixa fora "
+            "una estimació així?"),
+        "cost-check.answer": (
+            "L'informe de DeepSeek multiplica les seves {{ cost.deepseek_hours }} hores de "
+            "GPU H800 per un preu de lloguer suposat: {{ claim.fa_cost_deepseek.computed }}, "
+            "que la lliçó arrodoneix. És només l'entrenament final: la recerca, els "
+            "experiments d'ablació i els entrenaments fallits d'abans, les dades i les "
+            "persones no hi són, ni tampoc comprar les GPU en lloc de llogar-les. La xifra "
+            "de la lliçó per a Llama 3 405B també es comprova al [registre "
+            "d'afirmacions](claims.md)."),
+    },
+}

@@ -1,0 +1,275 @@
+"""The exercises in English: per exercise, its title, its question and, per part, the prompt
+and the model answer (Markdown). No digits: numbers come through ``{{ name }}`` placeholders
+(``ex.*`` from :mod:`distlesson.exercises`, or another chapter's figures)."""
+
+TEXTS: dict[str, dict[str, str]] = {
+    "states-13b": {
+        "title": "The model states of a {{ ex.states_params }} model",
+        "question": (
+            "A model of {{ ex.states_params }} parameters is trained with AdamW in mixed "
+            "precision: bf16 weights and gradients, an fp32 master copy of the weights and "
+            "Adam's two moments in fp32. How much memory do its model states take, leaving "
+            "the activations aside?"),
+        "states-13b": "The model states, in GB (billions of bytes):",
+        "states-13b.answer": (
+            "Each parameter costs {{ fit.bpp_mixed }} bytes: {{ fit.bpp_weights_grads }} for "
+            "the bf16 weight and gradient, {{ fit.bpp_master_and_moments }} for the fp32 "
+            "master copy and the two moments. For {{ ex.states_params }} parameters that is "
+            "**{{ ex.states_13b }}**: {{ ex.states_gpus }} H100s of {{ fit.gpu_memory }} just "
+            "to hold them, before a single activation. The breakdown is in "
+            "[Why it does not fit](why-it-does-not-fit.md)."),
+    },
+    "dp-zero3": {
+        "title": "Why data parallelism does not solve memory, and ZeRO-3 does",
+        "question": (
+            "Data parallelism spreads the batch over many GPUs, yet a model whose training "
+            "state does not fit on one GPU does not fit with data parallelism either. Why "
+            "not? Why does ZeRO-3 (FSDP) make it fit, and what does it cost in exchange?"),
+        "dp-zero3": "Write your answer down, then compare it with the model answer.",
+        "dp-zero3.answer": (
+            "Data parallelism *replicates*: every GPU keeps all the model states and only "
+            "the batch, and with it the activations, is divided. Llama 3 70B needs "
+            "{{ par.states_total }} of model states on each of its GPUs whether there are "
+            "two of them or a thousand.\n\n"
+            "ZeRO removes the copies. Stage one shards the master copy and the moments, "
+            "stage two the gradients as well, stage three the weights too: each of *n* GPUs "
+            "keeps one *n*-th of everything, and nothing else. On {{ par.devices }} GPUs "
+            "that is {{ par.zero3_per_gpu }} per GPU, which fits in {{ par.gpu_memory }}.\n\n"
+            "The price is communication: before each layer runs, its weights are all-gathered, "
+            "for the forward and again for the backward, and the gradients are "
+            "reduce-scattered. With one micro-batch per step ZeRO-3 sends "
+            "{{ par.zero3_over_dp }} what plain data parallelism sends, more with gradient "
+            "accumulation. See [the five dimensions](parallelism.md)."),
+    },
+    "accumulation": {
+        "title": "Gradient accumulation: fewer all-reduces, the same gradient",
+        "question": (
+            "{{ ex.acc_dp }} data-parallel GPUs train a model of {{ ex.acc_params }} "
+            "parameters whose gradients are kept in bf16 ({{ ex.acc_buffer }} per GPU). Each "
+            "optimizer step processes {{ ex.acc_k }} micro-batches per GPU, and the "
+            "gradients are summed with a ring all-reduce, in which each GPU sends "
+            "`2 (n − 1) / n` times the buffer."),
+        "accumulation-every": (
+            "With an all-reduce after every micro-batch, how many GB does each GPU send per "
+            "optimizer step?"),
+        "accumulation-every.answer": (
+            "One all-reduce sends {{ ex.accumulation_once }} per GPU; one after each of the "
+            "{{ ex.acc_k }} micro-batches makes **{{ ex.accumulation_every }}**."),
+        "accumulation-once": (
+            "Accumulating the gradients locally and all-reducing once per step, how many GB "
+            "does each GPU send?"),
+        "accumulation-once.answer": (
+            "A single all-reduce: **{{ ex.accumulation_once }}**, "
+            "{{ ex.acc_k }} times less."),
+        "accumulation-same": (
+            "Why is the accumulated gradient the same as the one synchronised after every "
+            "micro-batch? When can you not accumulate this way?"),
+        "accumulation-same.answer": (
+            "Summing is linear: adding the micro-batches' gradients locally and then across "
+            "GPUs gives the same sum as adding across GPUs after each micro-batch, only in "
+            "another order, so the two differ by floating-point rounding at most. The "
+            "library runs both on simulated ranks and finds the same gradient with "
+            "{{ ex.acc_k }} times fewer all-reduces (see [the five "
+            "dimensions](parallelism.md), gradient accumulation).\n\n"
+            "It needs a full gradient buffer on every GPU to add into. Under ZeRO-2 and "
+            "ZeRO-3 each GPU keeps only a shard of the gradient, so the gradients are "
+            "reduce-scattered after every micro-batch and the saving disappears."),
+    },
+    "tp-node": {
+        "title": "Why tensor parallelism stays inside a node",
+        "question": (
+            "Tensor parallelism is almost always limited to the GPUs of one server, while "
+            "data and pipeline parallelism cross between servers. Why?"),
+        "tp-node": "Write your answer down, then compare it with the model answer.",
+        "tp-node.answer": (
+            "Tensor parallelism communicates *inside* every layer: two all-reduces in the "
+            "forward and two in the backward, each carrying the layer's whole hidden state. "
+            "They sit between one matrix product and the next, so the GPUs wait for them.\n\n"
+            "For Llama 3 70B with sequences of {{ par.seq_len }} tokens over "
+            "{{ par.tp_degree }} GPUs, each GPU sends {{ par.tp_layer_bytes }} per layer "
+            "and micro-batch. Over NVLink ({{ par.nvlink_bw }}) that takes "
+            "{{ par.tp_nvlink_share }} of the layer's compute; over InfiniBand "
+            "({{ par.ib_bw }} per GPU) it takes {{ par.tp_ib_ratio }} the compute: the "
+            "step would mostly wait. Data parallelism sends once per step and overlaps with "
+            "the backward, and the pipeline only sends activations between stages, so they "
+            "tolerate the slower link. See [the five dimensions](parallelism.md)."),
+    },
+    "bubble-goal": {
+        "title": "The pipeline bubble, below {{ ex.bubble_target }}",
+        "question": (
+            "What is the pipeline bubble, and how is it made smaller? In the [pipeline "
+            "widget](pipeline.md#dl-pipeline), or in the [five dimensions "
+            "widget](parallelism.md#dl-dimensions), with at least "
+            "{{ ex.bubble_min_stages }} pipeline stages, raise the micro-batches until the "
+            "bubble is below {{ ex.bubble_target }}."),
+        "bubble-goal": "Solved when the widget reports the goal reached.",
+        "bubble-goal.answer": (
+            "The bubble is the time the stages sit idle: the last stage waits at the start "
+            "of the step for the first forward to reach it, the first stage waits after its "
+            "forwards for the backwards to come back. Under GPipe and 1F1B it is "
+            "`(p − 1) / (m + p − 1)` of the step with *p* stages and *m* micro-batches. "
+            "More micro-batches shrink "
+            "it; an interleaved schedule divides it by the number of chunks per stage; "
+            "zero-bubble schedules fill it with weight-gradient work. With "
+            "{{ ex.bubble_min_stages }} stages, {{ pipe.fewest_two_stages }} micro-batches "
+            "are the fewest that bring it below {{ ex.bubble_target }}: see [Pipeline "
+            "schedules](pipeline.md)."),
+    },
+    "pipeline-memory": {
+        "title": "GPipe or 1F1B: the same bubble, not the same memory",
+        "question": (
+            "A pipeline of {{ ex.pipe_stages }} stages runs {{ ex.pipe_microbatches }} "
+            "micro-batches per step, every stage equally fast. A stage keeps a "
+            "micro-batch's activations from its forward until its backward."),
+        "pipeline-gpipe-peak": (
+            "Under GPipe (all forwards, then all backwards), how many micro-batches' "
+            "activations does the first stage hold at its peak?"),
+        "pipeline-gpipe-peak.answer": (
+            "All of them: **{{ ex.pipeline_gpipe_peak }}**. No backward starts before the "
+            "last forward."),
+        "pipeline-1f1b-peak": "And under 1F1B?",
+        "pipeline-1f1b-peak.answer": (
+            "**{{ ex.pipeline_1f1b_peak }}**: the first stage runs one forward per stage as "
+            "warm-up, then alternates one forward with one backward, which frees a "
+            "micro-batch each time. Under 1F1B stage *s* holds `p − s` at most, so the "
+            "last stage holds only one."),
+        "pipeline-bubble": (
+            "What share of the step do the stages spend idle (the bubble), in percent?"),
+        "pipeline-bubble.answer": (
+            "`(p − 1) / (m + p − 1)`: **{{ ex.pipeline_bubble }}**, the same "
+            "{{ ex.pipe_gpipe_bubble }} for both schedules. 1F1B saves memory, not time; "
+            "the library's simulator finds the same idle slots. See [Pipeline "
+            "schedules](pipeline.md)."),
+    },
+    "checkpoint-every-k": {
+        "title": "Checkpointing every K-th layer",
+        "question": (
+            "Activation checkpointing keeps only the input of one layer in *K* and reruns "
+            "the forward of each segment of *K* layers during the backward. Take Llama 3 "
+            "70B ({{ ex.ckpt_layers }} layers of width {{ ex.ckpt_hidden }}), one sequence "
+            "of {{ ex.ckpt_seq }} tokens per micro-batch, one GPU for all the layers, activations "
+            "in bf16 and FlashAttention: a layer keeps `34 s b h` bytes if it is not "
+            "recomputed, and its input is `2 s b h` bytes. During the backward the GPU holds "
+            "every checkpoint plus one segment's full activations: "
+            "`ceil(L / K) × 2 s b h + K × 34 s b h`."),
+        "recompute-overhead": (
+            "With every layer recomputed, how much more compute does a training step do, in "
+            "percent? Count two FLOPs per parameter and token for the forward and four for "
+            "the backward."),
+        "recompute-overhead.answer": (
+            "One more forward on top of a forward and a backward: "
+            "**{{ ex.recompute_overhead }}**. The Persian lesson's figure is this one, "
+            "rounded. Counting every matrix product of the real model, the output layer is "
+            "not rerun and the extra is {{ ex.ckpt_overhead_matmuls }}. Whatever *K*, each "
+            "layer's forward runs twice: *K* changes the memory, not the time."),
+        "checkpoint-best-k": "Which *K* makes the peak smallest?",
+        "checkpoint-best-k.answer": (
+            "**{{ ex.checkpoint_best_k }}**. The two terms pull opposite ways, and their sum "
+            "is smallest near `K = sqrt(L × 2 / 34)`, here {{ ex.ckpt_sqrt_rule }}. The "
+            "textbook square root of the number of layers assumes a layer keeps about as "
+            "much as its input; here it keeps far more, so short segments win."),
+        "checkpoint-peak": "What is that smallest peak, in GB?",
+        "checkpoint-peak.answer": (
+            "**{{ ex.checkpoint_peak }}**, against {{ ex.ckpt_full }} with a checkpoint at "
+            "every layer and {{ ex.ckpt_none }} with no checkpointing at all. See [Saving "
+            "memory](saving-memory.md)."),
+    },
+    "offload-70b": {
+        "title": "ZeRO-Offload for a {{ ex.off_params }} model",
+        "question": (
+            "A model of {{ ex.off_params }} parameters is trained with AdamW in mixed "
+            "precision on servers of {{ ex.off_node_gpus }} H100s ({{ ex.off_gpu_memory }} "
+            "each), with {{ ex.off_node_ram }} of CPU memory and {{ ex.off_node_nvme }} of "
+            "NVMe per server. Without offload, ZeRO-3 needs {{ ex.off_none_gpus }} GPUs "
+            "for the model states alone. ZeRO-Offload moves the fp32 master copy and "
+            "the moments off the GPUs and runs the optimizer step on the CPU; the bf16 "
+            "weights and gradients stay on the GPUs. Servers are rented whole. Count the "
+            "model states only, not the activations."),
+        "offload-bytes": "How many GB of model states leave the GPUs?",
+        "offload-bytes.answer": (
+            "The master copy and the two moments, {{ fit.bpp_master_and_moments }} bytes "
+            "per parameter: **{{ ex.offload_bytes }}**."),
+        "offload-cpu-gpus": (
+            "Offloading them to the CPU memory, how many GPUs does the run need at least?"),
+        "offload-cpu-gpus.answer": (
+            "**{{ ex.offload_cpu_gpus }}**: the offloaded states do not fit in one server's "
+            "{{ ex.off_node_ram }}, so a second server is needed, and its GPUs come with it. "
+            "The library also needs tensor parallelism over {{ ex.off_cpu_tp }} GPUs here, "
+            "because ZeRO-Offload keeps a whole copy of the bf16 weights on every "
+            "data-parallel GPU."),
+        "offload-nvme-gpus": "Offloading them to NVMe instead (ZeRO-Infinity)?",
+        "offload-nvme-gpus.answer": (
+            "**{{ ex.offload_nvme_gpus }}**: one server's {{ ex.off_node_nvme }} holds them, "
+            "and ZeRO-3 spreads the bf16 weights and gradients over its GPUs."),
+        "offload-verdict": (
+            "The Persian lesson says offload lets such a model train on fewer GPUs than "
+            "{{ ex.off_none_gpus }}, at the cost of slower steps. Is that right here, and "
+            "what does the slowdown depend on?"),
+        "offload-verdict.answer": (
+            "Only with NVMe. Offload to CPU memory saves no GPU here: the offloaded states "
+            "need more than one server's memory, so the run spans two servers anyway. Even "
+            "with GPUs rented one by one it would need {{ ex.off_cpu_loose }}, as many as "
+            "without offload ({{ ex.off_none_loose }}); it takes servers with more memory "
+            "to gain. On NVMe they fit in one server: {{ ex.offload_nvme_gpus }} GPUs, or "
+            "{{ ex.off_nvme_loose }} rented one by one. The slowdown "
+            "depends on the traffic and on what hides it: each step every GPU sends its "
+            "gradients to the CPU and receives the updated weights over PCIe, "
+            "{{ ex.off_pcie_seconds }} per step here if nothing overlaps, then the CPU runs "
+            "the optimizer step; NVMe adds reading and writing all the offloaded states "
+            "every step. A fixed percentage such as the lesson's cannot be computed without "
+            "knowing the step time and the overlap. See [Saving memory](saving-memory.md)."),
+    },
+    "mfu-low": {
+        "title": "An MFU of {{ ex.mfu_observed }}",
+        "question": (
+            "Your large training run reaches an MFU of {{ ex.mfu_observed }}. Which three "
+            "things do you investigate first, and how?"),
+        "mfu-low": "Write your three candidates down, then compare them with the model answer.",
+        "mfu-low.answer": (
+            "Measure before guessing: profile a few steps (PyTorch profiler or Nsight "
+            "Systems) and split the step into compute, communication and idle time. Then, "
+            "largest first:\n\n"
+            "- **Exposed communication.** Look in the trace for collectives that no "
+            "computation overlaps: tensor parallelism crossing servers, ZeRO-3 gathers "
+            "across servers, gradient buckets too small to overlap with the backward.\n"
+            "- **The pipeline bubble.** Compute `(p − 1) / (m + p − 1)` for your stages "
+            "and micro-batches and compare it with the idle time of the first and last "
+            "stages; add micro-batches or interleave.\n"
+            "- **Kernels far below the peak.** Compare each large kernel's FLOP/s with "
+            "the datasheet: small or oddly shaped matrices, attention without "
+            "FlashAttention, unfused elementwise kernels, full recomputation where "
+            "selective would do. Also check that the GPUs never wait for data.\n\n"
+            "For scale: Meta reports {{ mfu.llama3_mfu_low }} to {{ mfu.llama3_mfu_high }} "
+            "for Llama 3 405B, and below {{ mfu.trouble }} something is wrong. [Efficiency: "
+            "MFU](mfu.md) takes one step apart term by term."),
+    },
+    "cost": {
+        "title": "What a training run costs",
+        "question": (
+            "Llama 3 70B ({{ ex.cost_params }} parameters) is trained on "
+            "{{ ex.cost_tokens_per_param }} tokens per parameter, counting `6 N` FLOPs per "
+            "token, at an MFU of {{ ex.cost_mfu }}. An H100 peaks at {{ ex.cost_h100_peak }} "
+            "in bf16 and is rented at {{ ex.cost_h100_price }} dollars per GPU-hour; an A100 "
+            "peaks at {{ ex.cost_a100_peak }} and costs {{ ex.cost_a100_price }} dollars per "
+            "GPU-hour (the Persian lesson's prices)."),
+        "cost-h100": "What does the run cost on H100s, in millions of dollars?",
+        "cost-h100.answer": (
+            "FLOPs / (MFU × peak) gives the GPU-seconds; divided by the seconds of an hour "
+            "and times the price: **{{ ex.cost_h100 }}**."),
+        "cost-a100": "And on A100s, in millions of dollars?",
+        "cost-a100.answer": (
+            "**{{ ex.cost_a100 }}**. The H100 costs more per hour and less per run: it "
+            "does {{ cost.flops_ratio }} the A100's arithmetic for {{ cost.price_ratio }} "
+            "the price."),
+        "cost-check": (
+            "The lesson quotes about {{ claim.fa_cost_deepseek.stated }} for DeepSeek-V3. "
+            "Where does that figure come from, and what does such an estimate leave out?"),
+        "cost-check.answer": (
+            "DeepSeek's report multiplies its {{ cost.deepseek_hours }} H800 GPU-hours by an "
+            "assumed rental price: {{ claim.fa_cost_deepseek.computed }}, which the lesson "
+            "rounds. It is the final training run only: the research, the ablations and the "
+            "failed runs before it, the data and the people are not in it, nor is buying the "
+            "GPUs rather than renting them. The lesson's Llama 3 405B figure is checked in "
+            "the [claims register](claims.md) too."),
+    },
+}

@@ -1,0 +1,209 @@
+"""The labs: jupytext notebooks ``docs/labs/NAME.LOCALE.py`` that mkdocs-jupyter runs at build.
+
+Two jobs, for the plugin and for the tests:
+
+- **Pages.** mkdocs-static-i18n rebuilds every file as a plain ``File`` after the other
+  plugins' ``on_files`` (its handler runs at priority -100), so mkdocs-jupyter's wrapper is
+  lost and a ``.py`` notebook becomes a static file, served as a download
+  (ultrabug/mkdocs-static-i18n#198). :func:`as_lab_pages` runs after it and turns each lab
+  back into a documentation page at its language's address (``ca/labs/memory/``), with the
+  addresses of its other languages, which Material's language switcher and the sitemap read.
+- **Checks.** A lab's markdown cells are prose (no typed number, as on every page); its code
+  cells are the same in every language but for one ``LOCALE = "xx"`` line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from mkdocs.structure.files import File, Files
+
+from distlesson.site.prose_lint import TypedNumber, typed_numbers
+
+__all__ = [
+    "LABS_CSS",
+    "LAB_DIR",
+    "NOTEBOOK_CSS",
+    "LabCells",
+    "LabFile",
+    "as_lab_pages",
+    "dress_lab_page",
+    "is_lab",
+    "lab_cells",
+    "reuse_rendering",
+]
+
+LAB_DIR = "labs"
+"""Where the labs live under docs/: ``labs/NAME.LOCALE.py``."""
+_LAB = re.compile(rf"^{LAB_DIR}/[a-z0-9-]+\.(?P<locale>[a-z]{{2}})\.py$")
+_LAB_SUFFIX = re.compile(r"\.[a-z]{2}\.py$")
+_LOCALE_LINE = re.compile(r"""^LOCALE\s*=\s*["'](?P<locale>[a-z]{2})["']\s*$""", re.MULTILINE)
+
+
+def is_lab(src_uri: str) -> bool:
+    """``labs/memory.ca.py`` is a lab; any other file is not."""
+    return _LAB.match(src_uri) is not None
+
+
+class LabFile(File):
+    """A lab notebook as a documentation page (mkdocs-jupyter replaces its rendering)."""
+
+    def is_documentation_page(self) -> bool:
+        return True
+
+
+def _lab_file(src_path: str, docs_dir: str, site_dir: str, locale: str, default: str,
+              use_directory_urls: bool) -> LabFile:
+    """``labs/memory.ca.py`` -> a page at ``ca/labs/memory/index.html`` (no prefix for the
+    default language), named ``memory`` like the i18n plugin names its pages."""
+    src = PurePosixPath(Path(src_path).as_posix())
+    stem = src.name.split(".")[0]
+    folder = posixpath.join(*(p for p in ("" if locale == default else locale,
+                                          str(src.parent)) if p))
+    dest = (posixpath.join(folder, stem, "index.html") if use_directory_urls
+            else posixpath.join(folder, f"{stem}.html"))
+    lab = LabFile(src_path, docs_dir, site_dir, use_directory_urls, dest_uri=dest)
+    lab.name = stem
+    lab.locale = lab.localization = lab.locale_alternate_of = locale
+    lab.norm_src_uri = f"{src.parent}/{stem}.py"
+    return lab
+
+
+def as_lab_pages(files: Files, config) -> Files:
+    """Replace each lab that ``files`` holds as a static file by a :class:`LabFile` page.
+
+    Runs after mkdocs-static-i18n's ``on_files``: ``files`` holds the current language's
+    version of each lab. Its ``alternates`` point at the lab in every built language.
+    """
+    i18n = config.plugins.get("i18n")
+    default = i18n.default_language if i18n else "en"
+    current = i18n.current_language if i18n else default
+    locales = i18n.build_languages if i18n else [default]
+    docs = Path(config.docs_dir)
+
+    def page(src_path: str, locale: str) -> LabFile:
+        return _lab_file(src_path, config.docs_dir, config.site_dir, locale, default,
+                         config.use_directory_urls)
+
+    for file in list(files):
+        if not is_lab(file.src_uri) or isinstance(file, LabFile):
+            continue
+        files.remove(file)
+        lab = page(file.src_path, current)
+        lab.inclusion = file.inclusion
+        lab.alternates = {}
+        for locale in locales:
+            other = _LAB_SUFFIX.sub(f".{locale}.py", file.src_uri)
+            if (docs / other).exists():
+                lab.alternates[locale] = lab if locale == current else page(other, locale)
+        files.append(lab)
+        if i18n is not None:  # the sitemap lists the pages the i18n plugin recorded
+            i18n.i18n_files_per_language.setdefault(current, []).append(lab)
+    return files
+
+
+_REMOTE_SCRIPTS = re.compile(
+    r"<!-- Load mathjax -->.*?</script>\s*<!-- MathJax configuration -->"
+    r"\s*<script type=\"text/x-mathjax-config\">.*?</script>"
+    r"|<script type=\"module\">(?:(?!</script>).)*?import\(\"https?://.*?</script>",
+    re.DOTALL,
+)
+_INLINE_CSS = re.compile(r'<style type="text/css">(.*?)</style>', re.DOTALL)
+NOTEBOOK_CSS = "assets/labs/notebook.css"
+"""Where the build writes the notebooks' stylesheet, once for all the labs."""
+LABS_CSS = "assets/labs.css"
+"""The site's own rules for the labs (docs/assets/labs.css)."""
+_DOWNLOAD = {"en": "Download this notebook", "ca": "Baixa aquest quadern",
+             "fa": "دریافت این نوت‌بوک"}
+_DOWNLOAD_ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" '
+                  'aria-hidden="true"><path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7z"/></svg>')
+
+
+def dress_lab_page(html: str, *, src_uri: str, page_url: str, locale: str) -> tuple[str, str]:
+    """A rendered lab made fit for the site: (the page's HTML, the stylesheet it needs).
+
+    nbconvert's MathJax and Mermaid loaders (both from a CDN) are dropped: the site works
+    offline, and the labs use neither maths markup nor Mermaid. The half-megabyte of CSS
+    that mkdocs-jupyter inlines in every notebook is cut out and returned, to be written
+    once to :data:`NOTEBOOK_CSS`; the page links to it and to :data:`LABS_CSS`, and gets a
+    download button for its source, which mkdocs-jupyter copies next to the page
+    (``include_source``).
+    """
+    from mkdocs.utils import get_relative_url
+
+    html = _REMOTE_SCRIPTS.sub("", html)
+    css = "\n".join(match.group(1).strip() for match in _INLINE_CSS.finditer(html))
+    html = _INLINE_CSS.sub("", html)
+    label = _DOWNLOAD.get(locale, _DOWNLOAD["en"])
+    source = PurePosixPath(src_uri).name
+    head = "".join(
+        f'<link rel="stylesheet" href="{get_relative_url(sheet, page_url)}">'
+        for sheet in (NOTEBOOK_CSS, LABS_CSS))
+    button = (f'<a href="{source}" download class="md-content__button md-icon dl-lab-download" '
+              f'title="{label}" aria-label="{label}">{_DOWNLOAD_ICON}</a>')
+    return head + button + html, css
+
+
+def reuse_rendering(page, renders: dict, *, stamp: Hashable) -> None:
+    """Under ``mkdocs serve`` only: run a lab again only if it or the library changed.
+
+    ``mkdocs build`` (CI, ``scripts/test``) runs every lab at every build: mkdocs-jupyter's
+    cache is off, since its key ignores the library. An author's rebuild after editing a
+    chapter need not run twelve notebooks again, though. ``renders`` maps a lab's path to
+    (fingerprint, content, toc) from an earlier build in this process; the fingerprint is
+    the notebook's bytes and ``stamp`` (the library's source files with their modification
+    times, and mkdocs-jupyter's options), so an edit to either runs the lab afresh. Wraps
+    the ``page.render`` that mkdocs-jupyter installed.
+    """
+    path = page.file.abs_src_path
+    fingerprint = (hashlib.sha256(Path(path).read_bytes()).hexdigest(), stamp)
+    render = page.render
+
+    def render_unless_unchanged(config, files) -> None:
+        kept = renders.get(path)
+        if kept is not None and kept[0] == fingerprint:
+            page.content, page.toc = kept[1], kept[2]
+            return
+        render(config, files)
+        renders[path] = (fingerprint, page.content, page.toc)
+
+    page.render = render_unless_unchanged
+
+
+@dataclass(frozen=True)
+class LabCells:
+    """A lab's cells as the checks see them."""
+
+    locale: str | None
+    """The value of the ``LOCALE = "xx"`` line (None if there is none)."""
+    locale_lines: int
+    """How many ``LOCALE = ...`` lines the code cells hold (exactly one is allowed)."""
+    code: tuple[str, ...]
+    """Each code cell's source, the LOCALE line normalised to ``LOCALE = "xx"``."""
+    markdown: tuple[str, ...]
+    """Each markdown cell's source."""
+
+    def typed_numbers(self) -> list[tuple[int, TypedNumber]]:
+        """(markdown cell index, number) for every number typed in a markdown cell."""
+        return [(i, found) for i, text in enumerate(self.markdown)
+                for found in typed_numbers(text)]
+
+
+def lab_cells(path: Path) -> LabCells:
+    """Read a jupytext lab and split it into normalised code cells and markdown cells."""
+    import jupytext  # a docs dependency (mkdocs-jupyter's), imported where it is needed
+
+    notebook = jupytext.read(path)
+    code, markdown, found = [], [], []
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            found += _LOCALE_LINE.findall(cell.source)
+            code.append(_LOCALE_LINE.sub('LOCALE = "xx"', cell.source))
+        elif cell.cell_type == "markdown":
+            markdown.append(cell.source)
+    return LabCells(found[0] if found else None, len(found), tuple(code), tuple(markdown))

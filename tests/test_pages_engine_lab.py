@@ -1,0 +1,73 @@
+"""The lab page: its figures by hand, and its tables from the four-rank run (once per
+process, shared with the build's cache): four pipeline stages, an empty FSDP shard."""
+
+import pytest
+
+from distlesson.pages import engine_lab
+from distlesson.site.figures import figure_registry
+
+pytest.importorskip("torch")
+
+
+def test_figures_by_hand():
+    figures = {f.name: f.value for f in engine_lab.figures()}
+    assert figures["engine.world_size"] == 4
+    assert figures["engine.microbatches"] == 8  # the pipeline chapter's 4 x 8
+    assert figures["engine.toy_params"] == 8 * 16 + 16 + 16 * 4 + 4
+    assert figures["engine.payload"] == 212 * 4
+    assert figures["engine.bytes_per_param"] == 4
+    assert (figures["engine.min_local_ranks"], figures["engine.max_local_ranks"]) == (2, 8)
+
+
+def test_page_figures_are_registered():
+    assert figure_registry()["engine.payload"].render("en") == "848\u00a0B"
+
+
+def test_four_ranks_all_checks_as_expected():
+    report = engine_lab.lab_report()
+    assert report.world_size == 4 and report.passed
+    checks = report.by_key()
+    # ring all-reduce of 212 values over 4 ranks: chunks of 53, 3 sends per phase
+    assert checks["ddp.ring_sent"].measured == (2 * 3 * 53 * 4,) * 4
+    # ZeRO-1: one tensor per rank, largest first: W1 128, W2 64, b1 16, b2 4
+    assert checks["zero1.per_rank"].measured == (1024, 512, 128, 32)
+    # FSDP uneven 8 -> 9 -> 5: rows 3, 3, 3, 0 and 2, 2, 1, 0
+    # rank 0: 3 x 8 + 3 + 2 x 9 + 2 = 47 values; rank 2: 24 + 3 + 9 + 1 = 37; rank 3 none
+    assert checks["fsdp.uneven.weights"].measured == (47 * 4, 47 * 4, 37 * 4, 0)
+    assert checks["fsdp.uneven.padded"].measured == (47 * 4,) * 4
+    # 1F1B: pp - s forwards before the first backward; GPipe (8 + 3) x 3
+    assert checks["pipe.1f1b.warmup"].measured == (4, 3, 2, 1)
+    assert checks["pipe.gpipe.makespan"].measured == 33
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "fa"])
+def test_tables(locale):
+    report = engine_lab.lab_report()
+    rows = engine_lab.comparison_table(locale).splitlines()
+    assert len(rows) == 2 + len(report.checks)
+    fails = {"en": "FAILS", "ca": "FALLA", "fa": "ناموفق"}[locale]
+    assert not any(fails in row for row in rows)
+    orders = engine_lab.order_table(locale).splitlines()[2:]
+    assert len(orders) == 2 * 4  # two schedules, four stages
+    yes, no = {"en": ("yes", "no"), "ca": ("sí", "no"), "fa": ("بله", "خیر")}[locale]
+    assert [row.rsplit("|", 2)[1].strip() for row in orders] == [yes] * 4 + [no] * 4
+    machine = engine_lab.machine_table(locale)
+    assert f"`{report.torch_version}`" in machine and "`gloo`" in machine
+
+
+def test_persian_tables_carry_no_latin_digits_outside_code():
+    import re
+
+    for table in (engine_lab.comparison_table("fa"), engine_lab.order_table("fa"),
+                  engine_lab.machine_table("fa")):
+        text = re.sub(r"`[^`]*`|<sup>|</sup>|ZeRO-1|1F1B", " ", table)
+        assert not re.findall(r"[0-9]", text), text[:200]
+
+
+def test_excerpts_are_the_functions_source():
+    block = engine_lab.excerpt("ddp.counting_allreduce_hook")
+    assert block.startswith("```python\ndef counting_allreduce_hook(") and block.endswith("```")
+    assert "bucket.buffer()" in block
+    assert "# type: ignore[method-assign]" in engine_lab.excerpt("pipeline._record")
+    with pytest.raises(ValueError, match="no function"):
+        engine_lab.excerpt("ddp.missing")
