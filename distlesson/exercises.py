@@ -214,6 +214,7 @@ def _offload() -> Exercise:
         Quantity("off_cpu_loose", loose.gpus("cpu")),
         Quantity("off_nvme_loose", loose.gpus("nvme")),
         Quantity("off_cpu_tp", whole.cpu.layout.tp),
+        Quantity("off_bytes_per_param", Fraction(moved) / Fraction(EXERCISE_PARAMS)),
         Quantity("off_pcie_seconds", whole.cpu.pcie_seconds, "s", 2)))
 
 

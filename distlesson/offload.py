@@ -1,12 +1,16 @@
 """ZeRO-Offload and ZeRO-Infinity as a calculator: which model states live where, and the cost.
 
 Tiers (:data:`TIERS`): ``none``, all on the GPUs; ``cpu``, ZeRO-Offload (Ren et al. 2021,
-USENIX ATC): fp32 master weights and moments (and fp32 gradients, if the preset keeps them)
-in the node's CPU memory, the optimizer step on the CPU, the 16-bit weights and gradients on
-the GPU sharded as ZeRO-2 (the paper's multi-GPU schedule, section 4); ``nvme``,
-ZeRO-Infinity (Rajbhandari et al. 2021, SC21): master and moments on the node's NVMe, the
-16-bit states sharded as ZeRO-3. Not counted: the CPU's staging buffers (a configured size,
-not per parameter), ZeRO-Infinity's optional offload of the 16-bit weights, activations.
+USENIX ATC, section 4.1): only the 16-bit weights stay on the GPU; the gradients (16-bit, or
+fp32 if the preset keeps them so), the fp32 master weights and the moments live in the node's
+CPU memory, where the CPU runs the optimizer step (2 bytes per parameter on the GPU, 2 + 4 + 8
+= 14 offloaded, with AdamW in mixed precision); the states are partitioned as ZeRO-2 (the
+paper's multi-GPU schedule, section 4.2); ``nvme``, ZeRO-Infinity (Rajbhandari et al. 2021,
+SC21), as this library models it: master and moments on the node's NVMe, the 16-bit weights
+and gradients on the GPUs sharded as ZeRO-3 (fp32 gradients, if the preset keeps them, in CPU
+memory). Not counted: the GPU's gradient buckets and the CPU's staging buffers (configured
+sizes, not per parameter), ZeRO-Infinity's optional offload of the 16-bit weights and
+gradients, activations.
 Each step a GPU sends its shard's 16-bit gradients to the CPU and gets the updated weights
 back over PCIe: 2 + 2 bytes per parameter of its shard (Ren et al. 2021, section 4: the
 2M + 2M bytes of fp16 gradients and parameters). Exact bytes (int or Fraction); seconds.
@@ -120,24 +124,27 @@ def split_states(
 ) -> Placement:
     """The whole model's states (:func:`~distlesson.memory.model_states`) split by tier.
 
-    ``none``: all on the GPUs. ``cpu`` / ``nvme``: master and optimizer states go to CPU
-    memory / NVMe. Gradients wider than the weights (fp32 main grads) go to CPU memory in
-    both tiers, and the GPU keeps them in the weights' 16-bit format, as the backward pass
-    produces them (Ren et al. 2021: the fp16 gradients are what crosses PCIe).
-    With AdamW and ``mixed``, N parameters: GPU 2N + 2N, offloaded 4N + 8N = 12N.
-    Units: bytes, exact.
+    ``none``: all on the GPUs. ``cpu`` (ZeRO-Offload, Ren et al. 2021, section 4.1: "the fp16
+    parameters are stored in GPU while the fp16 gradients and all the optimizer states such
+    as fp32 momentum, variance and parameters are stored in CPU"): the GPU keeps the weights
+    only; the gradients, in the preset's gradient format, the master and the optimizer states
+    go to CPU memory. With AdamW and ``mixed``, N parameters: GPU 2N, offloaded 2N + 4N + 8N =
+    14N. ``nvme`` (ZeRO-Infinity as modelled here): master and optimizer states go to NVMe,
+    the GPU keeps the weights and the gradients in the weights' 16-bit format, as the backward
+    produces them; gradients wider than the weights (fp32 main grads) go to CPU memory, so the
+    GPU's 16-bit copy is counted on top of them. Units: bytes, exact.
     """
     states = model_states(model_or_params, optimizer=optimizer, precision=precision)
     if _tier(tier) == "none":
         return Placement(gpu=states, cpu=_ZERO, nvme=_ZERO)
+    if tier == "cpu":
+        cpu = MemoryBreakdown(0, states.grads, states.master, states.optimizer)
+        return Placement(gpu=MemoryBreakdown(states.weights, 0, 0, 0), cpu=cpu, nvme=_ZERO)
     preset = _preset(precision)
     wide = preset.grad_format.bytes > preset.weight_format.bytes
     # wide grads: the GPU keeps N x the weights' bytes of them, i.e. as many as the weights
     gpu = MemoryBreakdown(states.weights, states.weights if wide else states.grads, 0, 0)
     cpu_grads = states.grads if wide else 0
-    if tier == "cpu":
-        cpu = MemoryBreakdown(0, cpu_grads, states.master, states.optimizer)
-        return Placement(gpu=gpu, cpu=cpu, nvme=_ZERO)
     nvme = MemoryBreakdown(0, 0, states.master, states.optimizer)
     return Placement(gpu=gpu, cpu=MemoryBreakdown(0, cpu_grads, 0, 0), nvme=nvme)
 
@@ -289,7 +296,7 @@ class OffloadComparison:
     none: OffloadPlan | None
     """Everything on the GPUs, ZeRO-3."""
     cpu: OffloadPlan | None
-    """ZeRO-Offload: master and moments in CPU memory, ZeRO-2 on the GPUs."""
+    """ZeRO-Offload: gradients, master and moments in CPU memory, ZeRO-2 partitioning."""
     nvme: OffloadPlan | None
     """ZeRO-Infinity: master and moments on NVMe, ZeRO-3 on the GPUs."""
 

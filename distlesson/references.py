@@ -65,6 +65,10 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("fsdp", "Zhao", True,
               "PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel",
               "VLDB 2023 (arXiv:2304.11277)", 2023, "https://arxiv.org/abs/2304.11277"),
+    Reference("fsdp2", "PyTorch", False,
+              "torch.distributed.fsdp.fully_shard: PyTorch FSDP2 (per-parameter dim-0 "
+              "sharding)", "PyTorch documentation", 2024,
+              "https://docs.pytorch.org/docs/stable/distributed.fsdp.fully_shard.html"),
     Reference("gpipe", "Huang", True,
               "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism",
               "NeurIPS 2019 (arXiv:1811.06965)", 2019, "https://arxiv.org/abs/1811.06965"),

@@ -31,25 +31,23 @@ def test_every_check_behaves_as_the_library_predicts():
     failed = [(c.key, c.measured, c.library) for c in report.checks if not c.passed]
     assert not failed
     assert (report.backend, report.device, report.world_size) == ("gloo", "cpu", 2)
-    assert len(report.checks) == 33
+    assert len(report.checks) == 30
+    # the only rows that expect a difference: the memory model's even split, both engines
     contrasts = {c.key for c in report.checks if not c.expect_equal}
-    assert contrasts == {"zero1.even_split", "fsdp.uneven.even_split", "tp.naive_backward",
-                         "pipe.gpipe.order", "pipe.gpipe.backwards"}
+    assert contrasts == {"zero1.even_split", "fsdp.uneven.even_split"}
 
 
 def test_ddp_gradients_match_within_the_float32_tolerance(checks):
-    for key in ("ddp.grad", "ddp.accum_grad"):
+    for key in ("ddp.grad", "ddp.accum_grad", "zero1.moment", "zero1.update",
+                "fsdp.even.grad", "fsdp.uneven.grad", "fsdp.even.update"):
         assert 0 <= checks[key].measured <= checks[key].tolerance == 1e-5
 
 
 # The toy MLP 8 -> 16 -> 4: 8 x 16 + 16 + 16 x 4 + 4 = 212 parameters, 848 bytes in fp32.
 def test_ddp_bytes_by_hand(checks):
     assert checks["ddp.payload"].measured == 848
-    # ring all-reduce over 2 ranks: each sends one chunk of 106 values in each phase
-    assert checks["ddp.ring_sent"].measured == (2 * 106 * 4,) * 2
     assert checks["ddp.accum_allreduces"].measured == 1
     assert checks["ddp.naive_allreduces"].measured == 4  # K = 4 micro-steps
-    assert checks["ddp.accum_saving"].measured == 4
 
 
 def test_zero1_greedy_partition_by_hand(checks):
@@ -58,8 +56,6 @@ def test_zero1_greedy_partition_by_hand(checks):
     assert checks["zero1.total"].measured == 212 * 8
     assert checks["zero1.even_split"].library == (848.0, 848.0)
     assert checks["zero1.step_counters"].measured == (1 * 4, 3 * 4)  # a float32 per tensor
-    assert checks["zero1.weights"].measured == (848, 848)
-    assert checks["zero1.update"].measured <= 1e-5
 
 
 def test_fsdp_even_and_uneven_by_hand(checks):
@@ -77,9 +73,11 @@ def test_fsdp_even_and_uneven_by_hand(checks):
 
 
 def test_tensor_parallel_collectives(checks):
-    assert checks["tp.forward_allreduces"].measured == 1
-    assert checks["tp.backward_allreduces"].measured == 1
-    assert checks["tp.naive_backward"].measured == 2  # gate and up, one each
+    assert checks["tp.forward_allreduces"].measured == "all_reduce x 1"
+    assert checks["tp.backward_allreduces"].measured == "all_reduce x 1"
+    # gate and up, one all-reduce each: predicted, not a contrast
+    assert checks["tp.naive_backward"].measured == "all_reduce x 2"
+    assert checks["tp.naive_backward"].library == "all_reduce x 2"
     assert checks["tp.output"].measured <= 1e-10 and checks["tp.grad_input"].measured <= 1e-10
 
 
@@ -87,12 +85,11 @@ def test_pipeline_orders_on_two_stages(checks):
     steady = " ".join(f"B{i} F{i + 2}" for i in range(6))
     assert checks["pipe.1f1b.order"].measured == (
         f"F0 F1 {steady} B6 B7", " ".join(f"F{i} B{i}" for i in range(8)))
-    assert checks["pipe.1f1b.warmup"].measured == (2, 1)
-    forwards = " ".join(f"F{i}" for i in range(8))
-    assert checks["pipe.gpipe.forwards"].measured == (forwards, forwards)
-    assert checks["pipe.gpipe.backwards"].measured == (" ".join(f"B{i}" for i in range(8)),) * 2
-    assert checks["pipe.gpipe.backwards"].library == (" ".join(f"B{i}" for i in range(7, -1,
-                                                                                      -1)),) * 2
+    # GPipe: every forward, then the backwards B0 ... B7 (torch's loop counts up); the
+    # library's own table has them B7 ... B0, the check predicts torch's order from it
+    forwards, backwards = (" ".join(f"{kind}{i}" for i in range(8)) for kind in "FB")
+    assert checks["pipe.gpipe.order"].measured == (f"{forwards} {backwards}",) * 2
+    assert checks["pipe.gpipe.order"].library == (f"{forwards} {backwards}",) * 2
     # (m + p - 1)(forward + backward) = (8 + 1) x 3, whichever order the backwards take
     assert checks["pipe.gpipe.makespan"].measured == 27
 
@@ -112,6 +109,6 @@ def test_cli_prints_one_json_object_and_a_table(monkeypatch, capsys):
     assert (payload["unit"], payload["measured"], payload["library"]) == ("bytes", 848, 848)
     status, out, _ = cli_run.run(capsys, "engine")
     assert status == 0
-    assert "33 of 33 checks as expected" in out
+    assert "30 of 30 checks as expected" in out
     assert "zero1.per_rank" in out and "1,024 B / 672 B" in out
     assert "stage 0  torch   F0 F1 B0 F2" in out

@@ -38,11 +38,13 @@ def test_exercise_node_is_the_lessons():
     assert node.gpu.memory_bytes == 80e9 and node.pcie.bandwidth == 64e9
 
 
-def test_cpu_tier_keeps_two_plus_two_bytes_on_the_gpu():
+def test_cpu_tier_keeps_only_the_bf16_weights_on_the_gpu():
+    # Ren et al. 2021, section 4.1: fp16 parameters on the GPU; fp16 gradients, fp32 master
+    # and the two moments in CPU memory
     split = split_states(N, tier="cpu")
-    assert split.gpu == MemoryBreakdown(2 * N, 2 * N, 0, 0)  # bf16 weights + bf16 grads
-    assert split.cpu == MemoryBreakdown(0, 0, 4 * N, 8 * N)  # fp32 master + two fp32 moments
-    assert split.cpu.total == 12 * N == 840 * GB  # more than one node's 512 GB
+    assert split.gpu == MemoryBreakdown(2 * N, 0, 0, 0)  # bf16 weights
+    assert split.cpu == MemoryBreakdown(0, 2 * N, 4 * N, 8 * N)  # bf16 grads, master, moments
+    assert split.cpu.total == 14 * N == 980 * GB  # more than one node's 512 GB
     assert split.nvme.total == 0
     assert split.total == 16 * N
 
@@ -58,14 +60,17 @@ def test_no_offload_keeps_everything_on_the_gpu():
     assert split.gpu == model_states(N) and split.cpu.total == split.nvme.total == 0
 
 
-def test_fp32_main_grads_go_to_the_cpu_and_bf16_grads_stay():
+def test_fp32_main_grads_go_to_the_cpu():
     # mixed-fp32-grads: 2N weights, 4N fp32 grads, 4N master, 8N moments (18N)
     split = split_states(N, tier="cpu", precision="mixed-fp32-grads")
-    assert split.gpu == MemoryBreakdown(2 * N, 2 * N, 0, 0)  # grads as the backward makes them
+    assert split.gpu == MemoryBreakdown(2 * N, 0, 0, 0)
     assert split.cpu == MemoryBreakdown(0, 4 * N, 4 * N, 8 * N)  # 16N = 1120 GB
-    assert split.total == 20 * N  # the 16-bit copy of the grads is counted on top of 18N
+    assert split.total == 18 * N  # nothing duplicated
+    # the NVMe tier keeps the 16-bit grads on the GPU, counted on top of the fp32 ones
     nvme = split_states(N, tier="nvme", precision="mixed-fp32-grads")
+    assert nvme.gpu == MemoryBreakdown(2 * N, 2 * N, 0, 0)
     assert nvme.cpu == MemoryBreakdown(0, 4 * N, 0, 0) and nvme.nvme.total == 12 * N
+    assert nvme.total == 20 * N
 
 
 @settings(max_examples=40, deadline=None)
@@ -80,11 +85,11 @@ def test_split_conserves_the_states(params, precision, tier):
 
 def test_zero_offload_plan_on_two_nodes():
     plan = offload_plan(N, tier="cpu", layout=Layout(dp=8, tp=2, zero=2))
-    # GPU: weights 2N / tp = 70 GB (replicated over dp by ZeRO-2), grads 2N / 16 = 8.75 GB
-    assert plan.per_gpu.gpu.total == 2 * N // 2 + 2 * N // 16 == 78_750_000_000
-    # CPU: 12N / 16 GPUs = 52.5 GB each; 8 GPUs per node: 420 GB <= 512 GB
-    assert plan.per_gpu.cpu.total == 12 * N // 16
-    assert plan.gpus_on_node == 8 and plan.node_cpu_bytes == 420 * GB
+    # GPU: weights 2N / tp = 70 GB (replicated over dp by ZeRO-2), no gradients
+    assert plan.per_gpu.gpu.total == 2 * N // 2 == 70 * GB
+    # CPU: 14N / 16 GPUs = 61.25 GB each; 8 GPUs per node: 490 GB <= 512 GB
+    assert plan.per_gpu.cpu.total == 14 * N // 16 == 61_250_000_000
+    assert plan.gpus_on_node == 8 and plan.node_cpu_bytes == 490 * GB
     assert plan.fits
     # PCIe: (2 + 2) bytes x N / 16 = 17.5 GB per GPU per step; / 64 GB/s = 35/128 s
     assert plan.pcie_bytes == 4 * N // 16 == 17_500_000_000
@@ -93,11 +98,11 @@ def test_zero_offload_plan_on_two_nodes():
 
 
 def test_one_node_of_ram_cannot_hold_a_70b_optimizer():
-    # 8 GPUs, tp = 4, dp = 2: GPU 2N/4 + 2N/8 = 35 + 17.5 = 52.5 GB fits, but the node's
-    # CPU holds all 8 shares of 12N / 8: 840 GB > 512 GB
+    # 8 GPUs, tp = 4, dp = 2: GPU 2N/4 = 35 GB fits, but the node's CPU holds all 8 shares
+    # of 14N / 8: 980 GB > 512 GB
     plan = offload_plan(N, tier="cpu", layout=Layout(dp=2, tp=4, zero=2))
-    assert plan.per_gpu.gpu.total == 52_500_000_000
-    assert plan.node_cpu_bytes == 840 * GB
+    assert plan.per_gpu.gpu.total == 35 * GB
+    assert plan.node_cpu_bytes == 980 * GB
     assert not plan.fits
 
 
@@ -114,7 +119,7 @@ def test_the_persian_exercise_on_whole_nodes():
     comparison = offload_exercise()
     # none: ZeRO-3, 16N = 1120 GB / 80 GB = 14 GPUs -> 2 nodes = 16
     assert comparison.gpus("none") == 16
-    # cpu: 8 GPUs fail (840 GB of CPU states > 512 GB); 16 with tp = 2, dp = 8 (see above)
+    # cpu: 8 GPUs fail (980 GB of CPU states > 512 GB); 16 with tp = 2, dp = 8 (see above)
     assert comparison.gpus("cpu") == 16
     assert (comparison.cpu.layout.tp, comparison.cpu.layout.dp) == (2, 8)
     assert comparison.cpu.pcie_bytes == 17_500_000_000
@@ -129,28 +134,33 @@ def test_the_persian_exercise_on_whole_nodes():
 
 
 def test_the_persian_exercise_with_its_own_convention():
-    # no master copy: the CPU gets the moments only, 8N = 560 GB: still > 512 GB
+    # no master copy: the CPU gets the bf16 grads and the moments, 2N + 8N = 700 GB: still
+    # > 512 GB on one node; on 16 GPUs each node holds 8 x 10N / 16 = 350 GB
     comparison = offload_exercise(precision="mixed-no-master")
     assert [comparison.gpus(t) for t in TIERS] == [16, 16, 8]
-    assert comparison.cpu.node_cpu_bytes == 8 * (8 * N) // 16 == 280 * GB
+    assert comparison.cpu.whole.cpu.total == 10 * N
+    assert comparison.cpu.node_cpu_bytes == 8 * (10 * N) // 16 == 350 * GB
 
 
 def test_the_persian_exercise_on_partial_nodes():
     comparison = offload_exercise(whole_nodes=False)
     # none: 1120 GB / 80 GB = 14 exactly
     assert comparison.gpus("none") == 14
-    # cpu: 8 full GPUs on the first node hold 8 x 12N / n <= 512 GB -> n >= 13.1; n = 14 with
-    # tp = 2, dp = 7: GPU 70 + 140/14 = 80 GB, exactly full; CPU 8 x 60 = 480 GB
-    assert comparison.gpus("cpu") == 14
-    assert comparison.cpu.per_gpu.gpu.total == 80 * GB
-    assert comparison.cpu.node_cpu_bytes == 480 * GB
+    # cpu: up to 8 GPUs one node holds all 14N = 980 GB > 512 GB; beyond, the 8 GPUs of the
+    # first node hold 8 x 14N / n <= 512 GB -> n >= 15.3; n = 16 with tp = 2, dp = 8 (tp = 1
+    # would put all 140 GB of weights on each GPU): GPU 70 GB; CPU 8 x 61.25 = 490 GB.
+    # More GPUs than without offload (14): the node's RAM, not the GPUs, is the bound
+    assert comparison.gpus("cpu") == 16
+    assert (comparison.cpu.layout.tp, comparison.cpu.layout.dp) == (2, 8)
+    assert comparison.cpu.per_gpu.gpu.total == 70 * GB
+    assert comparison.cpu.node_cpu_bytes == 490 * GB
     # nvme: 4N / n <= 80 GB -> n = 4 (70 GB); 3 would need 93.3 GB
     assert comparison.gpus("nvme") == 4
 
 
 def test_fp32_main_grads_make_offload_need_more_gpus():
     # 16N = 1120 GB to the CPU: 16 GPUs put 8 x 16N / 16 = 560 GB on a node (> 512 GB);
-    # 24 GPUs (tp = 2, dp = 12): GPU 70 + 140/24 = 75.8 GB, node 8 x 1120/24 = 373.3 GB
+    # 24 GPUs (tp = 2, dp = 12): GPU 140/2 = 70 GB, node 8 x 1120/24 = 373.3 GB
     plan = fewest_gpus(N, tier="cpu", precision="mixed-fp32-grads")
     assert plan.layout.world_size == 24 and plan.layout.tp == 2
     assert fewest_gpus(N, tier="none", precision="mixed-fp32-grads").layout.world_size == 16

@@ -17,6 +17,13 @@ def test_figures_by_hand():
     assert figures["engine.payload"] == 212 * 4
     assert figures["engine.bytes_per_param"] == 4
     assert (figures["engine.min_local_ranks"], figures["engine.max_local_ranks"]) == (2, 8)
+    # ring all-reduce of 212 values over 4 ranks: chunks of 53, 3 sends in each of 2 phases
+    assert figures["engine.ring_sent"] == 2 * 3 * 53 * 4
+
+
+def test_ring_sent_is_the_most_any_rank_sends():
+    assert engine_lab.ring_sent(212, 4, 2) == 2 * 106 * 4  # one chunk in each phase
+    assert engine_lab.ring_sent(212, 2, 4) == 2 * 3 * 53 * 2  # bf16: half the bytes
 
 
 def test_page_figures_are_registered():
@@ -27,24 +34,35 @@ def test_four_ranks_all_checks_as_expected():
     report = engine_lab.lab_report()
     assert report.world_size == 4 and report.passed
     checks = report.by_key()
-    # ring all-reduce of 212 values over 4 ranks: chunks of 53, 3 sends per phase
-    assert checks["ddp.ring_sent"].measured == (2 * 3 * 53 * 4,) * 4
     # ZeRO-1: one tensor per rank, largest first: W1 128, W2 64, b1 16, b2 4
     assert checks["zero1.per_rank"].measured == (1024, 512, 128, 32)
     # FSDP uneven 8 -> 9 -> 5: rows 3, 3, 3, 0 and 2, 2, 1, 0
     # rank 0: 3 x 8 + 3 + 2 x 9 + 2 = 47 values; rank 2: 24 + 3 + 9 + 1 = 37; rank 3 none
     assert checks["fsdp.uneven.weights"].measured == (47 * 4, 47 * 4, 37 * 4, 0)
     assert checks["fsdp.uneven.padded"].measured == (47 * 4,) * 4
-    # 1F1B: pp - s forwards before the first backward; GPipe (8 + 3) x 3
-    assert checks["pipe.1f1b.warmup"].measured == (4, 3, 2, 1)
-    assert checks["pipe.gpipe.makespan"].measured == 33
+    # 1F1B: pp - s forwards before the first backward, then B0
+    assert [row.split().index("B0") for row in checks["pipe.1f1b.order"].measured] == [
+        4, 3, 2, 1]
+    assert checks["pipe.gpipe.makespan"].measured == 33  # GPipe (8 + 3) x 3
+    assert len(report.checks) == 30 and all(c.expect_equal for c in report.checks
+                                            if c.key.startswith(("tp.", "pipe.")))
 
 
 @pytest.mark.parametrize("locale", ["en", "ca", "fa"])
 def test_tables(locale):
     report = engine_lab.lab_report()
-    rows = engine_lab.comparison_table(locale).splitlines()
+    table, notes = engine_lab.comparison_table(locale).split("\n\n", 1)
+    rows = table.splitlines()
     assert len(rows) == 2 + len(report.checks)
+    # every row with a note in the engine has its note, translated, under the table
+    heading, items = notes.split("\n\n")
+    assert heading == {"en": "Notes on the rows:", "ca": "Notes sobre les files:",
+                       "fa": "یادداشت‌هایی دربارهٔ سطرها:"}[locale]
+    noted = [c for c in report.checks if c.note]
+    assert len(items.splitlines()) == len(noted)
+    assert all(item.startswith("- ") for item in items.splitlines())
+    assert ("{" not in notes) and ("`float32`" in notes)
+    assert engine_lab.format_scientific(1e-5, locale) in notes
     fails = {"en": "FAILS", "ca": "FALLA", "fa": "ناموفق"}[locale]
     assert not any(fails in row for row in rows)
     orders = engine_lab.order_table(locale).splitlines()[2:]

@@ -55,6 +55,13 @@ def answer(part_id: str, locale: str = "en") -> tuple[float, float]:
     return entry["v"], entry["t"]
 
 
+def quantity(name: str) -> float:
+    """A number an exercise states (``ex.<name>``), in base units, from the library."""
+    found = [q.value for e in lib.exercises() for q in e.quantities if q.name == name]
+    assert len(found) == 1, name
+    return found[0]
+
+
 def test_every_exercise_of_the_sources_is_covered():
     found = {(e.origin, e.number): e.id for e in lib.exercises()}
     assert found == SOURCES
@@ -142,14 +149,24 @@ def test_cost_by_hand():
 
 def test_offload_by_hand():
     params, ram, nvme = 70e9, 512e9, 2e12
-    moved = (4 + 4 + 4) * params  # fp32 master and two fp32 moments leave the GPUs
+    # Ren et al. 2021, section 4.1: the bf16 gradients, the fp32 master and the two fp32
+    # moments leave the GPUs; only the bf16 weights stay
+    moved = (2 + 4 + 4 + 4) * params  # 980 GB
     assert answer("offload-bytes") == (moved / GB, 0.02)
-    # one server's RAM is too small, so two servers: 16 GPUs
-    assert moved > ram and moved <= 2 * ram
+    assert quantity("off_bytes_per_param") == 14
+    # one server's RAM is too small, so two servers: 16 GPUs, tp = 2 so that each GPU's
+    # replicated bf16 weights, 2 x 70e9 / 2 = 70 GB, fit in 80 GB
+    assert moved > ram and moved / 2 <= ram
     assert answer("offload-cpu-gpus") == (16, 0)
-    # one server's NVMe holds them, and ZeRO-3 leaves each of its 8 GPUs 4 x 70e9 / 8 bytes
-    assert moved <= nvme and 4 * params / 8 <= get_gpu("h100-sxm").memory_bytes
+    # ZeRO-Infinity as modelled: master and moments (12 bytes) to NVMe, which one server holds;
+    # ZeRO-3 leaves each of its 8 GPUs (2 + 2) x 70e9 / 8 = 35 GB of bf16 weights and grads
+    assert 12 * params <= nvme and 4 * params / 8 <= get_gpu("h100-sxm").memory_bytes
     assert answer("offload-nvme-gpus") == (8, 0)
+    # GPUs rented one by one: without offload 16 x 70e9 / 80e9 = 14; with CPU offload the
+    # first server's 8 GPUs bring 8 / n of the 980 GB: n = 14 gives 560 GB > 512 GB, n = 16
+    # (the next with tp = 2) gives 490 GB, so offload to the CPU needs more GPUs, not fewer
+    assert quantity("off_none_loose") == 14 and quantity("off_cpu_loose") == 16
+    assert 8 * moved / 14 > ram and 8 * moved / 16 <= ram
 
 
 def test_tolerances_are_as_stated():

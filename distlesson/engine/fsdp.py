@@ -1,9 +1,11 @@
 """ZeRO-3 with FSDP2 (``torch.distributed.fsdp.fully_shard``) against the memory model.
 
 Each Linear of the toy MLP and then the whole model are wrapped with ``fully_shard``: every
-parameter becomes a DTensor sharded on dim 0 over the n ranks. After one AdamW step each
+parameter becomes a DTensor sharded on dim 0 over the n ranks. After the first AdamW step each
 rank's bytes are read from its local shards: weights, gradients (reduce-scattered) and
-the AdamW moments (shaped like the local shard).
+the AdamW moments (shaped like the local shard). The reduce-scattered gradient itself,
+gathered whole, is compared with the library's full-batch gradient, and the weights after
+a second step on another batch with the library's AdamW run.
 
 Two models. In the even one every dim 0 is a multiple of n, so each rank holds exactly
 1/n of every state: the memory model's ZeRO-3 division, with no padding. In the uneven
@@ -26,12 +28,26 @@ from distlesson.memory import Layout, MemoryBreakdown, model_states, per_gpu_sta
 from distlesson.optimizers import optimizer_state_bytes
 from distlesson.precision import get_preset
 from distlesson.sharding import dim0_shard
-from distlesson.toy_mlp import AdamW, MLPParams, flatten, init_mlp, train_single_device
+from distlesson.toy_mlp import (
+    AdamW,
+    MLPParams,
+    flatten,
+    init_mlp,
+    loss_and_grads,
+    train_single_device,
+)
 
 from .config import EXAMPLES_PER_RANK, GRAD_TOLERANCE, SEED, even_shape, uneven_shape
 from .launch import DistContext
 from .report import Check, GroupResult
-from .toy_models import batch, half_squared_error, mlp_module, mlp_params, torch_shapes
+from .toy_models import (
+    batch,
+    half_squared_error,
+    mlp_grads,
+    mlp_module,
+    mlp_params,
+    torch_shapes,
+)
 from .zero import adamw_kwargs
 
 __all__ = ["run"]
@@ -42,9 +58,10 @@ def _local_bytes(tensor: torch.Tensor) -> int:
     return local.numel() * local.element_size()
 
 
-def _measure(params: MLPParams, ctx: DistContext, opt: AdamW) -> tuple[dict[str, int],
-                                                                       MLPParams]:
-    """One FSDP2 AdamW step; this rank's bytes per state and the whole updated weights."""
+def _measure(params: MLPParams, ctx: DistContext, opt: AdamW
+             ) -> tuple[dict[str, int], MLPParams, MLPParams]:
+    """Two FSDP2 AdamW steps on two batches: this rank's bytes per state, the whole
+    reduce-scattered gradient of the first step, and the whole weights after both."""
     mesh = init_device_mesh(ctx.device_type, (ctx.world_size,))
     model = mlp_module(params, ctx.device)
     for layer in model:
@@ -52,21 +69,30 @@ def _measure(params: MLPParams, ctx: DistContext, opt: AdamW) -> tuple[dict[str,
             fully_shard(layer, mesh=mesh)  # one all-gather per layer, freed after use
     fully_shard(model, mesh=mesh)
     optimizer = torch.optim.AdamW(model.parameters(), **adamw_kwargs(opt))
+    mine = split_batch(EXAMPLES_PER_RANK * ctx.world_size, ctx.world_size)[ctx.rank]
+    for step, (x_all, y_all) in enumerate(_batches(params, ctx.world_size, np.float32)):
+        x, y = (torch.from_numpy(a[mine]).to(ctx.device) for a in (x_all, y_all))
+        optimizer.zero_grad(set_to_none=True)
+        half_squared_error(model(x), y).backward()  # FSDP2 reduce-scatters the mean gradient
+        if step == 0:
+            grads = mlp_grads(model)  # each rank's shard, gathered whole (full_tensor)
+        optimizer.step()
+        if step == 0:
+            held = {"weights": 0, "grads": 0, "moments": 0, "padded": 0}
+            for p in model.parameters():
+                held["weights"] += _local_bytes(p)
+                held["grads"] += _local_bytes(p.grad)
+                held["moments"] += sum(_local_bytes(optimizer.state[p][m])
+                                       for m in ("exp_avg", "exp_avg_sq"))
+                # the storage behind the local piece: padded to the first chunk's rows
+                held["padded"] += p.to_local().untyped_storage().nbytes()
+    return held, grads, mlp_params(model)  # mlp_params gathers each DTensor whole
+
+
+def _batches(params: MLPParams, n: int, dtype: type) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The two steps' batches for this model's shape."""
     shape = (params.w1.shape[0], params.w2.shape[1])
-    x_all, y_all = batch(*shape, EXAMPLES_PER_RANK * ctx.world_size, np.float32)
-    mine = split_batch(x_all.shape[0], ctx.world_size)[ctx.rank]
-    x, y = (torch.from_numpy(a[mine]).to(ctx.device) for a in (x_all, y_all))
-    half_squared_error(model(x), y).backward()  # FSDP2 reduce-scatters the mean gradient
-    optimizer.step()
-    held = {"weights": 0, "grads": 0, "moments": 0, "padded": 0}
-    for p in model.parameters():
-        held["weights"] += _local_bytes(p)
-        held["grads"] += _local_bytes(p.grad)
-        held["moments"] += sum(_local_bytes(optimizer.state[p][m])
-                               for m in ("exp_avg", "exp_avg_sq"))
-        # the storage behind the local piece: padded to the first chunk's rows
-        held["padded"] += p.to_local().untyped_storage().nbytes()
-    return held, mlp_params(model)  # mlp_params gathers each DTensor whole
+    return [batch(*shape, EXAMPLES_PER_RANK * n, dtype, step) for step in range(2)]
 
 
 def _library(params: MLPParams, n: int) -> tuple[MemoryBreakdown, MemoryBreakdown]:
@@ -75,19 +101,24 @@ def _library(params: MLPParams, n: int) -> tuple[MemoryBreakdown, MemoryBreakdow
     return states, per_gpu_states(states, Layout(dp=n, zero=3))
 
 
-def _trained(params: MLPParams, n: int, opt: AdamW) -> MLPParams:
-    shape = (params.w1.shape[0], params.w2.shape[1])
-    x, y = batch(*shape, EXAMPLES_PER_RANK * n, np.float64)
+def _reference(params: MLPParams, n: int, opt: AdamW) -> tuple[MLPParams, MLPParams]:
+    """The library in float64: the first batch's full-batch gradient, and the weights after
+    one AdamW step per batch."""
     exact = params.map(lambda a: a.astype(np.float64))
-    return train_single_device(exact, [(x, y)], opt)[0]
+    batches = _batches(params, n, np.float64)
+    return loss_and_grads(exact, *batches[0])[1], train_single_device(exact, batches, opt)[0]
+
+
+def _difference(a: MLPParams, b: MLPParams) -> float:
+    return float(np.max(np.abs(flatten(a) - flatten(b))))
 
 
 def run(ctx: DistContext) -> GroupResult:
     n, opt = ctx.world_size, AdamW()
     even = init_mlp(*even_shape(n), seed=SEED, dtype=np.float32)
     uneven = init_mlp(*uneven_shape(n), seed=SEED, dtype=np.float32)
-    even_held, even_weights = _measure(even, ctx, opt)
-    uneven_held, _ = _measure(uneven, ctx, opt)
+    even_held, even_grads, even_weights = _measure(even, ctx, opt)
+    uneven_held, uneven_grads, _ = _measure(uneven, ctx, opt)
     gathered = ctx.gather((even_held, uneven_held))
     if gathered is None:
         return GroupResult()
@@ -103,12 +134,21 @@ def run(ctx: DistContext) -> GroupResult:
             for kind, state, label in (("weights", "weights", "weights"),
                                        ("grads", "grads", "gradients"),
                                        ("moments", "optimizer", "AdamW moments"))]
-    update = float(np.max(np.abs(flatten(even_weights) - flatten(_trained(even, n, opt)))))
-    rows.append(Check("fsdp.even.update", "weights after one FSDP2 AdamW step = the "
-                      "library's single-device AdamW step", "abs_error", update, 0.0,
-                      GRAD_TOLERANCE,
-                      note=f"float32 against float64: allowed |difference| <= "
-                      f"{GRAD_TOLERANCE:g}"))
+    even_reference, even_trained = _reference(even, n, opt)
+    uneven_reference, _ = _reference(uneven, n, opt)
+    note = (f"float32 against float64: allowed |difference| <= {GRAD_TOLERANCE:g} "
+            "(distlesson.engine.config.GRAD_TOLERANCE says why)")
+    rows += [
+        Check("fsdp.even.grad", "reduce-scattered gradient, shards gathered whole = the "
+              "library's full-batch gradient", "abs_error",
+              _difference(even_grads, even_reference), 0.0, GRAD_TOLERANCE, note=note),
+        Check("fsdp.uneven.grad", "reduce-scattered gradient, uneven shards gathered whole "
+              "= the library's full-batch gradient", "abs_error",
+              _difference(uneven_grads, uneven_reference), 0.0, GRAD_TOLERANCE, note=note),
+        Check("fsdp.even.update", "weights after two FSDP2 AdamW steps on two batches = "
+              "the library's single-device AdamW steps", "abs_error",
+              _difference(even_weights, even_trained), 0.0, GRAD_TOLERANCE, note=note),
+    ]
     shards = [dim0_shard(s, n) for s in torch_shapes(uneven)]
     elements = tuple(sum(s.local[r] for s in shards) for r in range(n))
     local = tuple(e * fp32.weight_format.bytes for e in elements)

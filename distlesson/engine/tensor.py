@@ -36,7 +36,11 @@ from .launch import DistContext
 from .report import Check, GroupResult
 from .toy_models import SwiGLU, to_numpy
 
-__all__ = ["run"]
+__all__ = ["COLUMN_PARALLEL", "run"]
+
+COLUMN_PARALLEL = ("gate", "up")
+"""The column-parallel linears, both consumers of the MLP's input x: without Megatron's f
+operator, the backward all-reduces the input gradient once for each."""
 
 
 def _counts(mode: CommDebugMode) -> dict[str, int]:
@@ -45,7 +49,8 @@ def _counts(mode: CommDebugMode) -> dict[str, int]:
 
 
 def _kinds(counts: dict[str, int]) -> str:
-    """The collectives seen, for the note: ``all_reduce x 1``."""
+    """The collectives by kind, as one comparable text: ``all_reduce x 1`` (kinds sorted,
+    joined by ``, ``), so that a check compares the kind as well as the count."""
     return ", ".join(f"{name} x {count}" for name, count in sorted(counts.items()))
 
 
@@ -53,7 +58,8 @@ def _parallel_pass(weights: SwiGLUWeights, x: np.ndarray, grad_output: np.ndarra
                    mesh: DeviceMesh, device: str, *, megatron: bool
                    ) -> tuple[dict[str, int], dict[str, int], np.ndarray, np.ndarray]:
     """(forward collectives, backward collectives, output, input gradient) of one pass."""
-    plan = {"gate": ColwiseParallel(), "up": ColwiseParallel(), "down": RowwiseParallel()}
+    plan = {name: ColwiseParallel() for name in COLUMN_PARALLEL}
+    plan["down"] = RowwiseParallel()
     if megatron:  # the f operator: replicate the input once, for gate and up together
         plan[""] = PrepareModuleInput(input_layouts=(Replicate(),),
                                       desired_input_layouts=(Replicate(),),
@@ -94,16 +100,16 @@ def run(ctx: DistContext) -> GroupResult:
         Check("tp.grad_input", "input gradient = the library's Megatron backward",
               "abs_error", float(np.max(np.abs(grad_input - library_bwd.grad_input[0]))),
               0.0, TP_TOLERANCE, note=note),
-        Check("tp.forward_allreduces", "collectives in the forward (CommDebugMode) = the "
-              "library's all-reduces (g operators)", "count", sum(fwd.values()),
-              library.comm.all_reduces, note=_kinds(fwd)),
-        Check("tp.backward_allreduces", "collectives in the backward = the library's "
-              "all-reduces (f operators)", "count", sum(bwd.values()),
-              library_bwd.comm.all_reduces, note=_kinds(bwd)),
-        Check("tp.naive_backward", "all-reduces in the backward without PrepareModuleInput, "
-              "against the library's f operators", "count",
-              sum(naive_bwd.values()), library.comm.backward_all_reduces,
-              expect_equal=False,
+        Check("tp.forward_allreduces", "collectives in the forward (CommDebugMode), by "
+              "kind = the library's all-reduces (g operators)", "collectives", _kinds(fwd),
+              _kinds({"all_reduce": library.comm.all_reduces})),
+        Check("tp.backward_allreduces", "collectives in the backward, by kind = the "
+              "library's all-reduces (f operators)", "collectives", _kinds(bwd),
+              _kinds({"all_reduce": library_bwd.comm.all_reduces})),
+        Check("tp.naive_backward", "collectives in the backward without PrepareModuleInput, "
+              "by kind = the library's f operators x the column-parallel consumers of x",
+              "collectives", _kinds(naive_bwd),
+              _kinds({"all_reduce": len(COLUMN_PARALLEL) * library_bwd.comm.all_reduces}),
               note="each ColwiseParallel linear replicates its own input, so gate and up "
               "each all-reduce their input gradient; Megatron's f sums them first"),
     )

@@ -20,9 +20,11 @@ __all__ = ["SwiGLU", "batch", "half_squared_error", "mlp_grads",
            "mlp_module", "mlp_params", "to_numpy", "torch_shapes"]
 
 
-def batch(d_in: int, d_out: int, examples: int, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """A fixed batch (x (examples, d_in), y (examples, d_out)) from a seeded generator."""
-    rng = np.random.default_rng(SEED)
+def batch(d_in: int, d_out: int, examples: int, dtype: type,
+          step: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A fixed batch (x (examples, d_in), y (examples, d_out)) from a seeded generator;
+    ``step`` picks another fixed batch (the second optimizer step's)."""
+    rng = np.random.default_rng(SEED + step)
     return (rng.standard_normal((examples, d_in)).astype(dtype),
             rng.standard_normal((examples, d_out)).astype(dtype))
 

@@ -14,6 +14,9 @@ import functools
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
+from distlesson.collectives import ring_all_reduce
 from distlesson.engine import GROUPS, WORLD_SIZES, Check, EngineReport, run_checks
 from distlesson.engine.config import (
     ACCUMULATION,
@@ -22,15 +25,16 @@ from distlesson.engine.config import (
     num_microbatches,
 )
 from distlesson.memory import model_states
-from distlesson.pages.engine_lab_labels import CHECKS, LABELS
+from distlesson.pages.engine_lab_labels import CHECKS, LABELS, NOTE_OF, NOTES
 from distlesson.pages.engine_lab_labels import GROUPS as GROUP_NAMES
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
+from distlesson.schedules import build_schedule
 from distlesson.toy_mlp import init_mlp
 
 __all__ = ["WORLD_SIZE", "comparison_table", "excerpt", "figures", "lab_report",
-           "machine_table", "order_table"]
+           "machine_table", "order_table", "ring_sent"]
 
 WORLD_SIZE = 4
 """Ranks of the run shown on the page: four pipeline stages, the pipeline chapter's
@@ -59,9 +63,19 @@ def _scalar(value: float | int, unit: str, locale: str) -> str:
     return format_number(float(value), locale, digits=0 if value == int(value) else 2)
 
 
+def _collectives(value: str, locale: str) -> str:
+    """``all_reduce x 2`` as ```all_reduce` × ۲``: the kind as code, the count per locale."""
+    if not value:
+        return _t("none", locale)
+    kinds = (part.rsplit(" x ", 1) for part in value.split(", "))
+    return ", ".join(f"`{name}` × {format_number(int(count), locale)}" for name, count in kinds)
+
+
 def _cell(value: object, unit: str, locale: str) -> str:
     if unit == "ops":
         return _t("per_stage", locale)
+    if unit == "collectives":
+        return _collectives(str(value), locale)
     if isinstance(value, tuple):
         return " / ".join(_scalar(v, unit, locale) for v in value)  # one value per rank
     return _scalar(value, unit, locale)  # type: ignore[arg-type]
@@ -78,23 +92,37 @@ def _agreement(check: Check, locale: str) -> str:
 
 
 def comparison_table(locale: str) -> str:
-    """Every check of the run: what torch measured, what the library computes, agreement."""
+    """Every check of the run: what torch measured, what the library computes, agreement;
+    then, under the table, the note of every row that has one (why the values agree or
+    differ, and what the tolerance allows)."""
     k = format_number(ACCUMULATION, locale)
+    checks = lab_report().checks
     rows = tuple((CHECKS[c.key][locale].format(k=k), _cell(c.measured, c.unit, locale),
-                  _cell(c.library, c.unit, locale), _agreement(c, locale))
-                 for c in lab_report().checks)
+                  _cell(c.library, c.unit, locale), _agreement(c, locale)) for c in checks)
     headers = tuple(_t(key, locale) for key in ("check", "torch", "library", "agreement"))
-    return markdown_table(Table(headers, rows, (False, True, True, False)), locale)
+    table = markdown_table(Table(headers, rows, (False, True, True, False)), locale)
+    notes = [f"- {CHECKS[c.key][locale].format(k=k)}: {_note(c, locale)}"
+             for c in checks if c.key in NOTE_OF]
+    return "\n".join([table, "", _t("notes", locale), "", *notes]) if notes else table
+
+
+def _note(check: Check, locale: str) -> str:
+    """The row's note in ``locale``, its tolerance formatted for it."""
+    tol = format_scientific(check.tolerance, locale) if check.tolerance is not None else ""
+    return NOTES[NOTE_OF[check.key]][locale].format(tol=tol)
 
 
 def order_table(locale: str) -> str:
-    """Per schedule and stage, the order torch ran and the library's table, as code."""
+    """Per schedule and stage, the order torch ran and the library's own table, as code
+    (for GPipe, not the check's prediction: the table itself, backwards last to first)."""
     checks = lab_report().by_key()
     rows = []
-    for _, key, name in _ORDERS:
+    for schedule, key, name in _ORDERS:
         check = checks[key]
-        for stage, (mine, theirs) in enumerate(zip(check.measured, check.library,
-                                                   strict=True)):
+        pp = len(check.measured)
+        table = build_schedule(schedule, pp, num_microbatches(pp))  # the library's own
+        ops = (" ".join(f"{op.kind}{op.microbatch}" for op in row) for row in table.stages)
+        for stage, (mine, theirs) in enumerate(zip(check.measured, ops, strict=True)):
             rows.append((name, format_number(stage, locale), f"`{mine}`", f"`{theirs}`",
                          _t("yes" if mine == theirs else "no", locale)))
     headers = tuple(_t(key, locale) for key in ("schedule", "stage", "torch_order",
@@ -139,10 +167,21 @@ def excerpt(qualified: str) -> str:
     raise ValueError(f"no function {name!r} in distlesson/engine/{module}.py")
 
 
+def ring_sent(elements: int, itemsize: int, n: int) -> int:
+    """Bytes each rank sends in the library's ring all-reduce of one bucket of ``elements``
+    values over ``n`` ranks (the most any rank sends), summed from its transfer log."""
+    sent = [0] * n
+    zeros = [np.zeros(elements, np.dtype(f"f{itemsize}")) for _ in range(n)]  # sizes only
+    for transfer in ring_all_reduce(zeros).transfers:
+        sent[transfer.src] += transfer.nbytes
+    return max(sent)
+
+
 def figures() -> list[Figure]:
     """The lab's inputs, quoted in the prose (no run needed)."""
     params = init_mlp(*TOY_SHAPE).num_params
     payload = model_states(params, optimizer="adamw", precision="fp32").grads
+    itemsize = payload // params  # the toy model fits in DDP's first bucket: one bucket
     return [
         Figure("engine.world_size", WORLD_SIZE, doc="ranks of the run on the page"),
         Figure("engine.microbatches", num_microbatches(WORLD_SIZE)),
@@ -151,6 +190,9 @@ def figures() -> list[Figure]:
         Figure("engine.toy_params", params, doc="parameters of the toy MLP"),
         Figure("engine.payload", payload, "B", doc="fp32 gradient bytes of the toy MLP"),
         Figure("engine.bytes_per_param", float(Fraction(payload, params)), "B"),
+        Figure("engine.ring_sent", ring_sent(params, itemsize, WORLD_SIZE), "B",
+               doc="bytes each rank sends in the library's ring all-reduce of the payload "
+               "(derived, not measured)"),
         Figure("engine.min_local_ranks", WORLD_SIZES.start),
         Figure("engine.max_local_ranks", WORLD_SIZES.stop - 1),
         Figure("engine.groups", len(GROUPS)),

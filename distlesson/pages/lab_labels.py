@@ -72,6 +72,9 @@ LABELS = {
     "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
     "tokens": {"en": "Tokens per micro-batch", "ca": "Tokens per microlot",
                "fa": "توکن‌های هر ریزدسته"},
+    "comm_micro_batch": {"en": "Sent per GPU and micro-batch (one sequence)",
+                         "ca": "Enviat per GPU i microlot (una seqüència)",
+                         "fa": "ارسالی هر GPU در هر ریزدسته (یک دنباله)"},
     # pipeline
     "gpipe": {"en": "GPipe", "ca": "GPipe", "fa": "GPipe"},
     "1f1b": {"en": "1F1B", "ca": "1F1B", "fa": "1F1B"},

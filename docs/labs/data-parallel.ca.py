@@ -70,11 +70,12 @@ def nbytes(value):
 # %% [markdown]
 # ## El model i un lot
 #
-# El model és el petit MLP de dues capes de la biblioteca, amb l'error quadràtic mitjà com a
-# pèrdua, escrit en numpy i amb la passada enrere feta a mà (`distlesson.toy_mlp`). La seva
-# mida aquí no importa: el que importa és que la pèrdua és una *mitjana sobre els exemples del
-# lot*. La mida del lot s'ha triat expressament perquè no es pugui repartir a parts iguals
-# entre els rangs.
+# El model és el petit MLP de dues capes de la biblioteca, escrit en numpy i amb la passada
+# enrere feta a mà (`distlesson.toy_mlp`). La seva pèrdua és la meitat de l'error quadràtic
+# sumat sobre les sortides, amb la mitjana presa sobre els exemples. La mida del model aquí
+# no importa: el que importa és que la pèrdua és una *mitjana sobre els exemples del lot*.
+# La mida del lot s'ha triat expressament perquè no es pugui repartir a parts iguals entre
+# els rangs.
 
 # %%
 DP = 4  # simulated ranks
@@ -187,8 +188,13 @@ assert sum(my_sent) == 2 * (DP - 1) * full.nbytes
 
 # %% [markdown]
 # Cada rang envia `2 (n - 1) / n` vegades el buffer: gairebé el doble del gradient tan bon
-# punt hi ha més d'uns quants rangs, i a partir d'aquí pràcticament independent de quants n'hi
-# hagi; per això l'anell va bé per a clústers grans. Aquí els rangs envien quantitats
+# punt hi ha més d'uns quants rangs, i a partir d'aquí pràcticament independent de quants
+# n'hi hagi. En aquest sentit, l'anell és òptim en amplada de banda. En latència no ho és:
+# el buffer fa la volta en `2 (n - 1)` passos, i cadascun paga el temps d'arrencada d'un
+# missatge, de manera que el terme de latència creix amb el nombre de rangs i domina amb
+# missatges petits o amb moltíssims rangs. Per això, a gran escala, NCCL passa als
+# algorismes en arbre o NVLS, i els clústers grans fan servir algorismes jeràrquics (un
+# anell dins de cada servidor i un altre entre servidors). Aquí els rangs envien quantitats
 # lleugerament diferents perquè el nombre de paràmetres no es pot dividir en trossos iguals;
 # el total de tots els rangs és exactament `2 (n - 1)` buffers. A l'escala d'un model real,
 # amb gradients en bf16:

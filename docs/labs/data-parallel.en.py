@@ -68,10 +68,11 @@ def nbytes(value):
 # %% [markdown]
 # ## The model and one batch
 #
-# The model is the library's small two-layer MLP with a mean squared error, written in
-# numpy with its backward by hand (`distlesson.toy_mlp`). Its size does not matter here:
-# what matters is that the loss is a *mean over the examples of the batch*. The batch size
-# is chosen so that it does not divide evenly over the ranks.
+# The model is the library's small two-layer MLP, written in numpy with its backward by hand
+# (`distlesson.toy_mlp`). Its loss is half the squared error summed over the outputs,
+# averaged over the examples. The model's size does not matter here: what matters is that
+# the loss is a *mean over the examples of the batch*. The batch size is chosen so that it
+# does not divide evenly over the ranks.
 
 # %%
 DP = 4  # simulated ranks
@@ -183,10 +184,15 @@ assert sum(my_sent) == 2 * (DP - 1) * full.nbytes
 
 # %% [markdown]
 # Each rank sends `2 (n - 1) / n` times the buffer: close to twice the gradient as soon as
-# there are more than a few ranks, and then almost independent of their number, which is
-# why the ring suits large clusters. The ranks send slightly different amounts here because
-# the parameter count does not divide into equal chunks; the total over all ranks is
-# exactly `2 (n - 1)` buffers. At the scale of a real model, with bf16 gradients:
+# there are more than a few ranks, and then almost independent of their number. In that
+# sense the ring is bandwidth-optimal. Its latency is not: the buffer goes round in
+# `2 (n - 1)` steps, each paying a message's start-up time, so the latency term grows with
+# the number of ranks and dominates for small messages or very many ranks. That is why, at
+# scale, NCCL switches to tree or NVLS algorithms, and large clusters use hierarchical ones
+# (a ring inside each server, another between servers). The ranks send slightly different
+# amounts here because the parameter count does not divide into equal chunks; the total over
+# all ranks is exactly `2 (n - 1)` buffers. At the scale of a real model, with bf16
+# gradients:
 
 # %%
 model = get_model("llama3-70b")

@@ -273,8 +273,11 @@ assert all(s < Fraction(1, 2) for s in savings.values()) and savings["mixed"] ==
 # el que s'havia estalviat. Sense còpia mestra, l'estalvi és el de l'última fila de la taula,
 # a canvi d'unes actualitzacions massa petites perquè bf16 les pugui representar (el capítol
 # [Estalviar memòria](../../saving-memory/) mostra com s'esvaeixen). La precisió mixta val la
-# pena per la velocitat (els tensor cores executen bf16 diverses vegades més de pressa que
-# fp32), no per la memòria dels estats del model.
+# pena per la velocitat i per les activacions, no per la memòria dels estats del model: els
+# tensor cores executen bf16 diverses vegades més de pressa que l'fp32 pur (tot i que només
+# unes dues vegades més que en el seu mode `TF32`), i bf16 redueix a la meitat la memòria de
+# les activacions i els bytes que envien el paral·lelisme de tensors i el de pipeline, que
+# també són activacions.
 #
 # La mateixa comparació en forma de gràfic, dibuixat amb l'eina de gràfics de la biblioteca:
 

@@ -72,8 +72,11 @@ FWD, BWD = 1, 2  # time of one micro-batch's forward and backward on one stage
 # Una planificació són dades: per a cada etapa, la llista ordenada de les operacions que
 # executa. Una operació és un forward `F` o un backward `B` d'un microlot.
 #
-# - **GPipe** executa tots els forwards i després tots els backwards (començant pel de
-#   l'últim microlot, com ho faria la diferenciació automàtica).
+# - **GPipe** executa tots els forwards i després tots els backwards. Aquí els backwards
+#   comencen per l'últim microlot, tal com els dibuixa l'article de GPipe; aquest ordre és una
+#   elecció lliure (el `ScheduleGPipe` de PyTorch els executa en l'ordre dels microlots),
+#   perquè els backwards dels microlots no depenen els uns dels altres, i no canvia el temps
+#   del pas.
 # - **1F1B** comença els backwards tan aviat com pot: l'etapa `s` executa `P - s - 1`
 #   forwards d'escalfament, després alterna un forward i un backward, i acaba amb els
 #   backwards que encara li queden pendents.

@@ -71,8 +71,10 @@ FWD, BWD = 1, 2  # time of one micro-batch's forward and backward on one stage
 # A schedule is data: for each stage, the list of operations it runs, in order. An
 # operation is a forward `F` or a backward `B` of one micro-batch.
 #
-# - **GPipe** runs every forward, then every backward (the last micro-batch's first, as
-#   automatic differentiation would).
+# - **GPipe** runs every forward, then every backward. Here the backwards start with the
+#   last micro-batch, as the GPipe paper draws them; that order is a free choice (PyTorch's
+#   `ScheduleGPipe` runs them in micro-batch order), since the micro-batches' backwards do
+#   not depend on one another, and it does not change the step time.
 # - **1F1B** starts the backwards as soon as it can: stage `s` runs `P - s - 1` warm-up
 #   forwards, then alternates one forward and one backward, and finishes with the
 #   backwards it still owes.

@@ -205,8 +205,8 @@ print(f"{t('sent_rank')}: {format_quantity(reduced.sent_bytes[0], 'bytes', LOCAL
 # Un bloc de transformer té dues subcapes d'aquest tipus, l'atenció (partida per caps, que fan
 # el paper de les columnes ocultes) i l'MLP: dos all-reduces al forward i dos al backward.
 # Cadascun suma les activacions d'un microlot, un valor per token i per unitat oculta, en
-# bf16. Amb la fórmula tancada de l'anell, escriviu els bytes que envia cada GPU per capa i
-# per pas, i compareu-los amb la funció `tp_bytes_per_layer` de la biblioteca:
+# bf16. Amb la fórmula tancada de l'anell, escriviu els bytes que envia cada GPU per capa en
+# un microlot, i compareu-los amb la funció `tp_bytes_per_layer` de la biblioteca:
 
 # %%
 model = get_model("llama3-70b")
@@ -220,7 +220,7 @@ for tp in (2, 4, 8):
     assert mine == tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)
     rows.append((format_number(tp, LOCALE), format_quantity(mine, "MB", LOCALE),
                  format_quantity(mine * model.num_layers, "GB", LOCALE, digits=1)))
-table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_step')}"],
+table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_micro_batch')}"],
       rows, [True, True, True])
 print(f"{t('tokens')}: {format_number(SEQ * MICRO_BATCH, LOCALE)}")
 nvlink, network = get_interconnect("nvlink4"), get_interconnect("ib-ndr")
@@ -229,8 +229,12 @@ print(f"{nvlink.display_name} ÷ {network.display_name}: {format_quantity(speedu
 assert speedup >= 3  # the text below: several times
 
 # %% [markdown]
-# Tots aquests bytes són al camí crític: el producte de matrius següent necessita el resultat
-# de l'all-reduce. Per això el paral·lelisme de tensors es queda dins d'un sol servidor, on
+# La major part d'aquests bytes són al camí crític: al forward, el producte de matrius següent
+# necessita el resultat de l'all-reduce. Al backward, Megatron-LM solapa l'all-reduce del
+# gradient de l'entrada amb el producte que calcula el gradient dels pesos, i els frameworks
+# ofereixen opcions per solapar més comunicació del paral·lelisme de tensors amb el càlcul
+# (partint els productes en trossos), però només n'amaguen una part. Per això el paral·lelisme
+# de tensors es queda dins d'un sol servidor, on
 # NVLink transporta diverses vegades més bytes per segon que la xarxa entre servidors
 # (l'última línia de més amunt: per GPU i per sentit, segons el catàleg d'enllaços del curs).
 #

@@ -204,7 +204,7 @@ print(f"{t('sent_rank')}: {format_quantity(reduced.sent_bytes[0], 'bytes', LOCAL
 # role of the hidden columns) and the MLP: two all-reduces in the forward, two in the
 # backward. Each all-reduces the activations of a micro-batch, one value per token and
 # hidden unit, in bf16. With the ring's closed form, write the bytes each GPU sends per
-# layer and per step, and compare with the library's `tp_bytes_per_layer`:
+# layer for one micro-batch, and compare with the library's `tp_bytes_per_layer`:
 
 # %%
 model = get_model("llama3-70b")
@@ -218,7 +218,7 @@ for tp in (2, 4, 8):
     assert mine == tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)
     rows.append((format_number(tp, LOCALE), format_quantity(mine, "MB", LOCALE),
                  format_quantity(mine * model.num_layers, "GB", LOCALE, digits=1)))
-table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_step')}"],
+table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_micro_batch')}"],
       rows, [True, True, True])
 print(f"{t('tokens')}: {format_number(SEQ * MICRO_BATCH, LOCALE)}")
 nvlink, network = get_interconnect("nvlink4"), get_interconnect("ib-ndr")
@@ -227,8 +227,12 @@ print(f"{nvlink.display_name} ÷ {network.display_name}: {format_quantity(speedu
 assert speedup >= 3  # the text below: several times
 
 # %% [markdown]
-# Every byte of that is on the critical path: the next matrix product needs the result of
-# the all-reduce. That is why tensor parallelism stays inside one server, where NVLink
+# Most of those bytes are on the critical path: in the forward, the next matrix product
+# needs the result of the all-reduce. In the backward, Megatron-LM overlaps the input
+# gradient's all-reduce with the product that computes the weight gradient, and frameworks
+# offer options that overlap more of tensor parallelism's communication with computation
+# (by splitting the products into chunks), but these hide only part of it. That is why
+# tensor parallelism stays inside one server, where NVLink
 # carries several times more bytes per second than the network between servers (the last
 # line above: per GPU and direction, from the course's catalog of links).
 #

@@ -199,8 +199,8 @@ print(f"{t('sent_rank')}: {format_quantity(reduced.sent_bytes[0], 'bytes', LOCAL
 # هر بلوک ترنسفورمر دو زیرلایه از این دست دارد: توجه (که بر اساس سرها تقسیم می‌شود و سرها در آن
 # نقش ستون‌های پنهان را دارند) و MLP؛ یعنی دو all-reduce در گذر رو به جلو و دو تا در گذر رو به
 # عقب. هر کدام فعال‌سازی‌های یک ریزدسته را all-reduce می‌کند، یک مقدار برای هر توکن و هر واحد
-# پنهان، در bf16. با فرمول بستهٔ all-reduce حلقوی، بایت‌هایی را که هر GPU در هر لایه و در هر گام
-# می‌فرستد بنویسید و با `tp_bytes_per_layer` کتابخانه مقایسه کنید:
+# پنهان، در bf16. با فرمول بستهٔ all-reduce حلقوی، بایت‌هایی را که هر GPU در هر لایه برای یک
+# ریزدسته می‌فرستد بنویسید و با `tp_bytes_per_layer` کتابخانه مقایسه کنید:
 
 # %%
 model = get_model("llama3-70b")
@@ -214,7 +214,7 @@ for tp in (2, 4, 8):
     assert mine == tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)
     rows.append((format_number(tp, LOCALE), format_quantity(mine, "MB", LOCALE),
                  format_quantity(mine * model.num_layers, "GB", LOCALE, digits=1)))
-table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_step')}"],
+table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_micro_batch')}"],
       rows, [True, True, True])
 print(f"{t('tokens')}: {format_number(SEQ * MICRO_BATCH, LOCALE)}")
 nvlink, network = get_interconnect("nvlink4"), get_interconnect("ib-ndr")
@@ -223,8 +223,12 @@ print(f"{nvlink.display_name} ÷ {network.display_name}: {format_quantity(speedu
 assert speedup >= 3  # the text below: several times
 
 # %% [markdown]
-# تک‌تک این بایت‌ها روی مسیر بحرانی‌اند: ضرب ماتریسی بعدی به نتیجهٔ all-reduce نیاز دارد. به همین
-# دلیل موازی‌سازی تنسوری درون یک سرور می‌ماند، جایی که NVLink در هر ثانیه چند برابر شبکهٔ میان
+# بیشتر این بایت‌ها روی مسیر بحرانی‌اند: در گذر رو به جلو، ضرب ماتریسی بعدی به نتیجهٔ all-reduce
+# نیاز دارد. در گذر رو به عقب، Megatron-LM all-reduce گرادیان ورودی را با ضرب ماتریسی‌ای که
+# گرادیان وزن‌ها را حساب می‌کند هم‌پوشان می‌کند، و چارچوب‌ها گزینه‌هایی دارند که بخش بیشتری از
+# ارتباطات موازی‌سازی تنسوری را با محاسبه هم‌پوشان می‌کنند (با تکه‌تکه کردن ضرب‌ها)، اما این‌ها
+# فقط بخشی از آن را پنهان می‌کنند. به همین دلیل موازی‌سازی تنسوری درون یک سرور می‌ماند، جایی
+# که NVLink در هر ثانیه چند برابر شبکهٔ میان
 # سرورها بایت جابه‌جا می‌کند (سطر آخر خروجی بالا: به‌ازای هر GPU و هر جهت، از فهرست پیوندهای این
 # درس).
 #

@@ -34,9 +34,14 @@ TEXTS: dict[str, dict[str, str]] = {
             "dues com mil.\n\n"
             "ZeRO elimina les còpies. L'etapa u particiona la còpia mestra i els moments; "
             "l'etapa dos, també els gradients; l'etapa tres, també els pesos: cadascuna de "
-            "les *n* GPU es queda una *n*-èsima part de tot i res més. Amb "
-            "{{ par.devices }} GPU són {{ par.zero3_per_gpu }} per GPU, que caben en "
-            "{{ par.gpu_memory }}.\n\n"
+            "les *n* GPU es queda una *n*-èsima part de cada estat. Amb {{ par.devices }} GPU "
+            "aquests trossos sumen {{ par.zero3_per_gpu }} per GPU, per sota de "
+            "{{ par.gpu_memory }}. No és tot el que guarda una GPU: mentre una capa calcula, "
+            "els seus pesos es reuneixen sencers a cada GPU (i, amb la precàrrega, també els "
+            "de la capa següent), els seus gradients són sencers fins que se'n fa el "
+            "reduce-scatter, i els trossos s'omplen fins a tenir la mateixa mida. Aquests "
+            "buffers són d'una capa o dues, poca cosa al costat del model, però ells i les "
+            "activacions han de cabre en el que deixen lliure els trossos.\n\n"
             "El preu és la comunicació: abans que s'executi cada capa se'n fa un all-gather "
             "dels pesos, per al forward i un altre cop per al backward, i els gradients es "
             "reparteixen amb un reduce-scatter. Amb un sol microlot per pas, ZeRO-3 envia "
@@ -72,9 +77,21 @@ TEXTS: dict[str, dict[str, str]] = {
             "de coma flotant. La biblioteca fa totes dues coses amb rangs simulats i obté el "
             "mateix gradient amb {{ ex.acc_k }} vegades menys all-reduces (vegeu [les cinc "
             "dimensions](parallelism.md), acumulació de gradients).\n\n"
-            "Cal que cada GPU tingui un gradient sencer on anar sumant. Amb ZeRO-2 i ZeRO-3 "
-            "cada GPU només en guarda un tros, de manera que els gradients es reparteixen "
-            "amb un reduce-scatter després de cada microlot i l'estalvi desapareix."),
+            "La suma només és la bona si és el gradient de la pèrdua que es vol. Si la "
+            "pèrdua de cada microlot és una mitjana sobre els seus propis tokens i els "
+            "microlots tenen nombres de tokens diferents, la mitjana de les mitjanes no és la "
+            "mitjana sobre tots els tokens: sumeu les pèrdues per token i dividiu pel total "
+            "de tokens del pas, o pondereu cada microlot pels seus tokens. Les capes que fan "
+            "servir estadístiques del lot, com BatchNorm, veuen cada microlot per separat, "
+            "així que acumular no equival a un lot gran (els transformers fan servir "
+            "LayerNorm o RMSNorm, que no en tenen).\n\n"
+            "També cal que cada GPU tingui un gradient sencer on anar sumant. Amb ZeRO-2 i "
+            "ZeRO-3 cada GPU només en guarda un tros: fer el reduce-scatter després de cada "
+            "microlot manté baixa la memòria però paga la comunicació cada vegada. L'estalvi "
+            "es pot conservar (el `no_sync` d'FSDP, o `set_requires_gradient_sync(False)` amb "
+            "`fully_shard`, salta el reduce-scatter fins a l'últim microlot) a canvi de "
+            "guardar els gradients sencers, sense particionar, a cada GPU, just el que ZeRO-2 "
+            "i ZeRO-3 volien evitar."),
     },
     "tp-node": {
         "title": "Per què el paral·lelisme de tensors es queda dins d'un node",
@@ -131,10 +148,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "l'últim forward."),
         "pipeline-1f1b-peak": "I amb 1F1B?",
         "pipeline-1f1b-peak.answer": (
-            "**{{ ex.pipeline_1f1b_peak }}**: la primera etapa fa un forward per etapa per "
-            "escalfar i després alterna un forward amb un backward, que cada vegada allibera "
-            "un microlot. Amb 1F1B, l'etapa *s* (comptant des de zero) en guarda `p − s` "
-            "com a màxim, així que l'última només en guarda un."),
+            "**{{ ex.pipeline_1f1b_peak }}**: la primera etapa fa `p − 1` forwards "
+            "d'escalfament més el primer forward del règim estable, així que té `p` microlots "
+            "en curs quan li torna el primer backward (la planificació de Megatron-LM, que "
+            "segueixen la biblioteca i el [capítol del pipeline](pipeline.md); el "
+            "`Schedule1F1B` de PyTorch compta aquest últim forward com a escalfament, `p` en "
+            "total, amb el mateix màxim). Després alterna un forward amb un backward, que "
+            "cada vegada allibera un microlot. Comptant les etapes des d'u, com als gràfics "
+            "del capítol, l'etapa *s* fa `p − s` forwards d'escalfament i guarda com a màxim "
+            "`p − s + 1` microlots, així que l'última només en guarda un."),
         "pipeline-bubble": (
             "Quina part del pas passen aturades les etapes (la bombolla), en percentatge?"),
         "pipeline-bubble.answer": (
@@ -150,8 +172,13 @@ TEXTS: dict[str, dict[str, str]] = {
             "torna a fer el forward de cada segment de *K* capes durant el backward. Preneu "
             "Llama 3 70B ({{ ex.ckpt_layers }} capes d'amplada {{ ex.ckpt_hidden }}), una "
             "seqüència de {{ ex.ckpt_seq }} tokens per microlot, una sola GPU per a totes "
-            "les capes, activacions en bf16 i FlashAttention: una capa guarda `34 s b h` "
-            "bytes si no es recalcula, i la seva entrada ocupa `2 s b h` bytes. Durant el "
+            "les capes, activacions en bf16 i FlashAttention. Suposeu que una capa guarda "
+            "`34 s b h` bytes si no es recalcula: és el recompte de Korthikanti et al. per a "
+            "una capa de GPT (una MLP GELU d'amplada `4h`, màscares de dropout, LayerNorm), "
+            "sense les puntuacions d'atenció que FlashAttention no guarda. La capa de Llama 3 "
+            "(SwiGLU, atenció de consultes agrupades, RMSNorm, sense dropout) en guarda una "
+            "altra quantitat (vegeu [Estalviar memòria](saving-memory.md)); la pregunta pren "
+            "aquesta xifra com a donada. L'entrada d'una capa ocupa `2 s b h` bytes. Durant el "
             "backward la GPU guarda tots els checkpoints més les activacions completes d'un "
             "segment: `ceil(L / K) × 2 s b h + K × 34 s b h`."),
         "recompute-overhead": (
@@ -184,14 +211,17 @@ TEXTS: dict[str, dict[str, str]] = {
             "mixta en servidors de {{ ex.off_node_gpus }} H100 ({{ ex.off_gpu_memory }} "
             "cadascuna), amb {{ ex.off_node_ram }} de memòria de CPU i {{ ex.off_node_nvme }} "
             "de NVMe per servidor. Sense offload, ZeRO-3 necessita {{ ex.off_none_gpus }} GPU "
-            "només per als estats del model. ZeRO-Offload treu de les GPU la còpia mestra en "
-            "fp32 i els moments i fa el pas de l'optimitzador a la CPU; els pesos i els "
-            "gradients en bf16 es queden a les GPU. Els servidors es lloguen sencers. Compteu "
-            "només els estats del model, no les activacions."),
+            "només per als estats del model. ZeRO-Offload, tal com el descriu el seu article, "
+            "porta a la memòria de la CPU els gradients en bf16, la còpia mestra en fp32 i "
+            "els moments, i fa el pas de l'optimitzador a la CPU; a les GPU només s'hi queden "
+            "els pesos en bf16. Els servidors es lloguen sencers. Compteu només els estats "
+            "del model, no les activacions."),
         "offload-bytes": "Quants GB d'estats del model surten de les GPU?",
         "offload-bytes.answer": (
-            "La còpia mestra i els dos moments, {{ fit.bpp_master_and_moments }} bytes per "
-            "paràmetre: **{{ ex.offload_bytes }}**."),
+            "El gradient en bf16, la còpia mestra i els dos moments, "
+            "{{ ex.off_bytes_per_param }} bytes per paràmetre: **{{ ex.offload_bytes }}**. "
+            "Cada GPU només guarda els seus pesos en bf16; els gradients que produeix durant "
+            "el backward marxen cap a la CPU bucket a bucket."),
         "offload-cpu-gpus": (
             "Si es descarreguen a la memòria de la CPU, quantes GPU necessita com a mínim "
             "l'entrenament?"),
@@ -201,7 +231,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "venen amb ell. A més, aquí la biblioteca necessita paral·lelisme de tensors "
             "sobre {{ ex.off_cpu_tp }} GPU, perquè ZeRO-Offload guarda una còpia sencera dels "
             "pesos en bf16 a cada GPU de paral·lelisme de dades."),
-        "offload-nvme-gpus": "I si es descarreguen a NVMe (ZeRO-Infinity)?",
+        "offload-nvme-gpus": (
+            "I si la còpia mestra i els moments es descarreguen a NVMe (ZeRO-Infinity), amb "
+            "els pesos i els gradients en bf16 repartits entre les GPU?"),
         "offload-nvme-gpus.answer": (
             "**{{ ex.offload_nvme_gpus }}**: els {{ ex.off_node_nvme }} d'un sol servidor els "
             "hi caben, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre les seves "
@@ -213,9 +245,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "offload-verdict.answer": (
             "Només amb NVMe. Descarregar a la memòria de la CPU no estalvia cap GPU aquí: "
             "els estats descarregats necessiten més memòria de la que té un servidor, així "
-            "que l'entrenament ocupa dos servidors igualment. Fins i tot llogant les GPU una "
-            "a una en caldrien {{ ex.off_cpu_loose }}, tantes com sense offload "
-            "({{ ex.off_none_loose }}); per guanyar-hi calen servidors amb més memòria. A "
+            "que l'entrenament ocupa dos servidors igualment. Llogant les GPU una a una "
+            "encara en caldrien més que sense offload, {{ ex.off_cpu_loose }} davant de "
+            "{{ ex.off_none_loose }}: les GPU del primer servidor hi porten la seva part dels "
+            "estats descarregats, de manera que és la memòria dels servidors, no la de les "
+            "GPU, la que fixa el nombre; per guanyar-hi calen servidors amb més memòria. A "
             "NVMe caben en un sol servidor: {{ ex.offload_nvme_gpus }} GPU, o "
             "{{ ex.off_nvme_loose }} llogades una a una. L'alentiment depèn del trànsit i "
             "del que l'amaga: a cada pas, cada GPU envia els seus gradients a la CPU i en rep "

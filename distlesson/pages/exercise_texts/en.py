@@ -33,8 +33,13 @@ TEXTS: dict[str, dict[str, str]] = {
             "two of them or a thousand.\n\n"
             "ZeRO removes the copies. Stage one shards the master copy and the moments, "
             "stage two the gradients as well, stage three the weights too: each of *n* GPUs "
-            "keeps one *n*-th of everything, and nothing else. On {{ par.devices }} GPUs "
-            "that is {{ par.zero3_per_gpu }} per GPU, which fits in {{ par.gpu_memory }}.\n\n"
+            "keeps one *n*-th of every state. On {{ par.devices }} GPUs these shards come to "
+            "{{ par.zero3_per_gpu }} per GPU, under {{ par.gpu_memory }}. They are not all "
+            "a GPU holds: while a layer computes, its weights are gathered whole on every "
+            "GPU (and, with prefetching, the next layer's too), its gradients are whole until "
+            "they are reduce-scattered, and the shards are padded to equal sizes. These "
+            "buffers are a layer or two's worth, small next to the model, but they and the "
+            "activations must fit in what the shards leave free.\n\n"
             "The price is communication: before each layer runs, its weights are all-gathered, "
             "for the forward and again for the backward, and the gradients are "
             "reduce-scattered. With one micro-batch per step ZeRO-3 sends "
@@ -71,9 +76,21 @@ TEXTS: dict[str, dict[str, str]] = {
             "library runs both on simulated ranks and finds the same gradient with "
             "{{ ex.acc_k }} times fewer all-reduces (see [the five "
             "dimensions](parallelism.md), gradient accumulation).\n\n"
-            "It needs a full gradient buffer on every GPU to add into. Under ZeRO-2 and "
-            "ZeRO-3 each GPU keeps only a shard of the gradient, so the gradients are "
-            "reduce-scattered after every micro-batch and the saving disappears."),
+            "The sum is the right one only if it is the gradient of the loss you want. If "
+            "each micro-batch's loss is a mean over its own tokens and the micro-batches "
+            "hold different numbers of tokens, the mean of the means is not the mean over "
+            "all the tokens: sum the per-token losses and divide by the step's total token "
+            "count, or weight each micro-batch by its tokens. Layers that use statistics of "
+            "the batch, such as BatchNorm, see each micro-batch alone, so accumulating is "
+            "not the same as one large batch (transformers use LayerNorm or RMSNorm, which "
+            "have no such statistics).\n\n"
+            "It also needs a full gradient buffer on every GPU to add into. Under ZeRO-2 and "
+            "ZeRO-3 each GPU keeps only a shard of the gradient: reduce-scattering after "
+            "every micro-batch keeps the memory low but pays the communication each time. "
+            "The saving can be kept (FSDP's `no_sync`, or `set_requires_gradient_sync(False)` "
+            "with `fully_shard`, skips the reduce-scatter until the last micro-batch) at the "
+            "price of holding the unsharded gradients on every GPU, which ZeRO-2 and ZeRO-3 "
+            "meant to avoid."),
     },
     "tp-node": {
         "title": "Why tensor parallelism stays inside a node",
@@ -129,9 +146,14 @@ TEXTS: dict[str, dict[str, str]] = {
             "last forward."),
         "pipeline-1f1b-peak": "And under 1F1B?",
         "pipeline-1f1b-peak.answer": (
-            "**{{ ex.pipeline_1f1b_peak }}**: the first stage runs one forward per stage as "
-            "warm-up, then alternates one forward with one backward, which frees a "
-            "micro-batch each time. Under 1F1B stage *s* holds `p − s` at most, so the "
+            "**{{ ex.pipeline_1f1b_peak }}**: the first stage runs `p − 1` warm-up forwards "
+            "plus the first forward of the steady state, so `p` micro-batches are in flight "
+            "when its first backward comes back (Megatron-LM's schedule, which the library "
+            "and the [pipeline chapter](pipeline.md) follow; PyTorch's `Schedule1F1B` counts "
+            "that last forward as warm-up, `p` of them, to the same peak). Then it "
+            "alternates one forward with one backward, which frees a micro-batch each time. "
+            "Counting the stages from one, as the chapter's charts do, stage *s* runs "
+            "`p − s` warm-up forwards and holds `p − s + 1` micro-batches at most, so the "
             "last stage holds only one."),
         "pipeline-bubble": (
             "What share of the step do the stages spend idle (the bubble), in percent?"),
@@ -148,8 +170,13 @@ TEXTS: dict[str, dict[str, str]] = {
             "the forward of each segment of *K* layers during the backward. Take Llama 3 "
             "70B ({{ ex.ckpt_layers }} layers of width {{ ex.ckpt_hidden }}), one sequence "
             "of {{ ex.ckpt_seq }} tokens per micro-batch, one GPU for all the layers, activations "
-            "in bf16 and FlashAttention: a layer keeps `34 s b h` bytes if it is not "
-            "recomputed, and its input is `2 s b h` bytes. During the backward the GPU holds "
+            "in bf16 and FlashAttention. Assume that a layer keeps `34 s b h` bytes if it is "
+            "not recomputed: Korthikanti et al.'s count for a GPT layer (a GELU MLP of width "
+            "`4h`, dropout masks, LayerNorm), without the attention scores that "
+            "FlashAttention does not keep. Llama 3's layer (SwiGLU, grouped-query attention, "
+            "RMSNorm, no dropout) keeps a different amount (see [Saving "
+            "memory](saving-memory.md)); the question takes this figure as given. A layer's "
+            "input is `2 s b h` bytes. During the backward the GPU holds "
             "every checkpoint plus one segment's full activations: "
             "`ceil(L / K) × 2 s b h + K × 34 s b h`."),
         "recompute-overhead": (
@@ -181,14 +208,16 @@ TEXTS: dict[str, dict[str, str]] = {
             "precision on servers of {{ ex.off_node_gpus }} H100s ({{ ex.off_gpu_memory }} "
             "each), with {{ ex.off_node_ram }} of CPU memory and {{ ex.off_node_nvme }} of "
             "NVMe per server. Without offload, ZeRO-3 needs {{ ex.off_none_gpus }} GPUs "
-            "for the model states alone. ZeRO-Offload moves the fp32 master copy and "
-            "the moments off the GPUs and runs the optimizer step on the CPU; the bf16 "
-            "weights and gradients stay on the GPUs. Servers are rented whole. Count the "
-            "model states only, not the activations."),
+            "for the model states alone. ZeRO-Offload, as its paper describes it, moves "
+            "the bf16 gradients, the fp32 master copy and the moments to the CPU memory and "
+            "runs the optimizer step on the CPU; only the bf16 weights stay on the GPUs. "
+            "Servers are rented whole. Count the model states only, not the activations."),
         "offload-bytes": "How many GB of model states leave the GPUs?",
         "offload-bytes.answer": (
-            "The master copy and the two moments, {{ fit.bpp_master_and_moments }} bytes "
-            "per parameter: **{{ ex.offload_bytes }}**."),
+            "The bf16 gradient, the master copy and the two moments, "
+            "{{ ex.off_bytes_per_param }} bytes per parameter: **{{ ex.offload_bytes }}**. "
+            "Each GPU keeps only its bf16 weights; the gradients it produces during the "
+            "backward leave for the CPU bucket by bucket."),
         "offload-cpu-gpus": (
             "Offloading them to the CPU memory, how many GPUs does the run need at least?"),
         "offload-cpu-gpus.answer": (
@@ -197,7 +226,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "The library also needs tensor parallelism over {{ ex.off_cpu_tp }} GPUs here, "
             "because ZeRO-Offload keeps a whole copy of the bf16 weights on every "
             "data-parallel GPU."),
-        "offload-nvme-gpus": "Offloading them to NVMe instead (ZeRO-Infinity)?",
+        "offload-nvme-gpus": (
+            "Offloading the master copy and the moments to NVMe instead (ZeRO-Infinity), "
+            "the bf16 weights and gradients sharded over the GPUs?"),
         "offload-nvme-gpus.answer": (
             "**{{ ex.offload_nvme_gpus }}**: one server's {{ ex.off_node_nvme }} holds them, "
             "and ZeRO-3 spreads the bf16 weights and gradients over its GPUs."),
@@ -207,10 +238,13 @@ TEXTS: dict[str, dict[str, str]] = {
             "what does the slowdown depend on?"),
         "offload-verdict.answer": (
             "Only with NVMe. Offload to CPU memory saves no GPU here: the offloaded states "
-            "need more than one server's memory, so the run spans two servers anyway. Even "
-            "with GPUs rented one by one it would need {{ ex.off_cpu_loose }}, as many as "
-            "without offload ({{ ex.off_none_loose }}); it takes servers with more memory "
-            "to gain. On NVMe they fit in one server: {{ ex.offload_nvme_gpus }} GPUs, or "
+            "need more than one server's memory, so the run spans two servers anyway. With "
+            "GPUs rented one by one it would even need more than without offload, "
+            "{{ ex.off_cpu_loose }} against {{ ex.off_none_loose }}: the first server's "
+            "GPUs bring their shares of the offloaded states into its memory, so it is the "
+            "servers' memory, not the GPUs', that sets the count; it takes servers with more "
+            "memory to gain. On NVMe they fit in one server: {{ ex.offload_nvme_gpus }} "
+            "GPUs, or "
             "{{ ex.off_nvme_loose }} rented one by one. The slowdown "
             "depends on the traffic and on what hides it: each step every GPU sends its "
             "gradients to the CPU and receives the updated weights over PCIe, "
