@@ -61,7 +61,7 @@ def test_collectives_cell_and_notes_per_locale(locale):
     assert cell == (f"`all_gather_into_tensor` × {engine_lab.format_number(1, locale)}, "
                     f"`all_reduce` × {engine_lab.format_number(2, locale)}")
     assert engine_lab._collectives("", locale) == {"en": "none", "ca": "cap",
-                                                   "fa": "هیچ"}[locale]
+                                                   "fa": "هیچ\u200cکدام"}[locale]
     note = Check("ddp.grad", "", "abs_error", 0.0, 0.0, 1e-5, note="why")
     assert engine_lab.format_scientific(1e-5, locale) in engine_lab._note(note, locale)
 

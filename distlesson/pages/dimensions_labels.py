@@ -32,18 +32,19 @@ WORDS = {
                    "means smaller ones; a setting that does not divide the step is refused.",
              "ca": "Totes les configuracions fan el mateix pas: {batch} seqüències de {seq} "
                    "tokens. dp × m × (seqüències per microlot) = {batch}: més microlots vol "
-                   "dir microlots més petits, i la biblioteca refusa el que no divideix el pas.",
-             "fa": "همهٔ حالت‌ها یک گام یکسان را اجرا می‌کنند: {batch} دنباله با {seq} توکن. "
+                   "dir microlots més petits, i la biblioteca rebutja les configuracions que no "
+                   "divideixen el pas.",
+             "fa": "همهٔ پیکربندی‌ها یک گام یکسان را اجرا می‌کنند: {batch} دنباله با {seq} توکن. "
                    "حاصل‌ضرب dp و m و تعداد دنباله‌های هر ریزدسته همیشه {batch} است؛ پس "
-                   "ریزدستهٔ بیشتر یعنی ریزدستهٔ کوچک‌تر، و حالتی که گام را بخش نکند "
-                   "پذیرفته نمی‌شود."},
+                   "ریزدستهٔ بیشتر یعنی ریزدستهٔ کوچک‌تر، و پیکربندی‌ای که گام بر آن "
+                   "بخش‌پذیر نباشد پذیرفته نمی‌شود."},
     "gpus": {"en": "GPUs (dp × tp × pp × cp)", "ca": "GPU (dp × tp × pp × cp)",
              "fa": "تعداد GPU (dp × tp × pp × cp)"},
     "microbatch": {"en": "micro-batch", "ca": "microlot", "fa": "ریزدسته"},
     "sequences": {"en": "Sequences per micro-batch", "ca": "Seqüències per microlot",
-                  "fa": "دنباله در هر ریزدسته"},
+                  "fa": "دنباله‌های هر ریزدسته"},
     "sent": {"en": "Sent per step and GPU, {dim}", "ca": "Enviat per pas i GPU, {dim}",
-             "fa": "ارسال در هر گام و هر GPU، {dim}"},
+             "fa": "ارسالی هر GPU در هر گام، {dim}"},
     "bubble": {"en": "Pipeline bubble (1F1B)", "ca": "Bombolla del pipeline (1F1B)",
                "fa": "حباب خط لوله (1F1B)"},
     "goal": {"en": "Goal: at least {p} stages, a bubble below {target}",
@@ -51,13 +52,13 @@ WORDS = {
              "fa": "هدف: دست‌کم {p} مرحله و حبابی کمتر از {target}"},
     "bar": {"en": "Memory per GPU, part by part from left to right, with a mark at {gb}",
             "ca": "Memòria per GPU, part per part d'esquerra a dreta, amb una marca a {gb}",
-            "fa": "حافظهٔ هر GPU، بخش به بخش از چپ به راست، با نشانی در {gb}"},
+            "fa": "حافظهٔ هر GPU، بخش به بخش از چپ به راست، با نشانه‌ای در {gb}"},
     "timeline": {"en": "The step's pipeline under 1F1B: one row per stage, time from left to "
                        "right, hatched where a stage waits (the bubble)",
                  "ca": "El pipeline del pas amb 1F1B: una fila per etapa, el temps d'esquerra "
                        "a dreta, ratllat on una etapa espera (la bombolla)",
                  "fa": "خط لولهٔ گام با 1F1B: هر ردیف یک مرحله، زمان از چپ به راست، و "
-                       "هاشور جایی که مرحله منتظر می‌ماند (حباب)"},
+                       "هاشورخورده جایی که مرحله منتظر می‌ماند (حباب)"},
     "refused": {"ca": "{text}: la biblioteca no accepta aquesta configuració.",
                 "fa": "{text}؛ کتابخانه این پیکربندی را نمی‌پذیرد."},
     "divide": {"ca": "{dim} = {v} no divideix {what} ({n})",

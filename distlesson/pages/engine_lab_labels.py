@@ -11,13 +11,13 @@ __all__ = ["CHECKS", "GROUPS", "LABELS", "NOTES", "NOTE_OF"]
 
 LABELS = {
     "check": {"en": "Check", "ca": "Comprovació", "fa": "بررسی"},
-    "torch": {"en": "torch measured", "ca": "Mesurat a torch", "fa": "اندازه‌گیری در torch"},
+    "torch": {"en": "torch measured", "ca": "Mesurat amb torch", "fa": "اندازه‌گیری در torch"},
     "library": {"en": "distlesson computed", "ca": "Calculat per distlesson",
                 "fa": "محاسبهٔ distlesson"},
-    "agreement": {"en": "Agreement", "ca": "Acord", "fa": "تطابق"},
+    "agreement": {"en": "Agreement", "ca": "Coincidència", "fa": "تطابق"},
     "exact": {"en": "exact", "ca": "exacte", "fa": "دقیقاً برابر"},
     "within": {"en": "within {tol}", "ca": "dins de {tol}", "fa": "با اختلاف کمتر از {tol}"},
-    "predicted": {"en": "differs, as predicted", "ca": "difereix, com es preveu",
+    "predicted": {"en": "differs, as predicted", "ca": "difereix, tal com es preveia",
                   "fa": "متفاوت، همان‌گونه که پیش‌بینی شده"},
     "fails": {"en": "FAILS", "ca": "FALLA", "fa": "ناموفق"},
     "per_stage": {"en": "per stage, below", "ca": "per etapa, a sota",
@@ -33,12 +33,12 @@ LABELS = {
     "item": {"en": "Item", "ca": "Element", "fa": "مورد"},
     "value": {"en": "Value", "ca": "Valor", "fa": "مقدار"},
     "torch_version": {"en": "torch version", "ca": "Versió de torch", "fa": "نسخهٔ torch"},
-    "backend": {"en": "Backend", "ca": "Backend", "fa": "پشتیبان ارتباطی (backend)"},
+    "backend": {"en": "Backend", "ca": "Backend", "fa": "بک‌اند"},
     "device": {"en": "Device", "ca": "Dispositiu", "fa": "دستگاه"},
     "world_size": {"en": "Ranks (processes)", "ca": "Rangs (processos)",
-                   "fa": "رنک‌ها (فرایندها)"},
-    "cpus": {"en": "CPUs of the machine", "ca": "CPU de la màquina", "fa": "تعداد CPUهای دستگاه"},
-    "as_expected": {"en": "Checks as expected", "ca": "Comprovacions com s'esperava",
+                   "fa": "رنک‌ها (پردازه‌ها)"},
+    "cpus": {"en": "CPUs of the machine", "ca": "CPU de la màquina", "fa": "تعداد CPUهای ماشین"},
+    "as_expected": {"en": "Checks as expected", "ca": "Comprovacions amb el resultat esperat",
                     "fa": "بررسی‌های مطابق انتظار"},
     "of": {"en": "{a} of {b}", "ca": "{a} de {b}", "fa": "{a} از {b}"},
     "wall": {"en": "Wall time of the run (start to results)",
@@ -46,10 +46,10 @@ LABELS = {
              "fa": "زمان واقعی اجرا (از شروع تا نتایج)"},
     "notes": {"en": "Notes on the rows:", "ca": "Notes sobre les files:",
               "fa": "یادداشت‌هایی دربارهٔ سطرها:"},
-    "none": {"en": "none", "ca": "cap", "fa": "هیچ"},
+    "none": {"en": "none", "ca": "cap", "fa": "هیچ‌کدام"},
     "group_time": {"en": "Time in the {group} checks (rank 0)",
                    "ca": "Temps a les comprovacions {group} (rang 0)",
-                   "fa": "زمان بررسی‌های {group} (رنکٔ ۰)"},
+                   "fa": "زمان بررسی‌های {group} (رنک ۰)"},
 }
 
 GROUPS = {
@@ -64,7 +64,7 @@ GROUPS = {
 CHECKS = {
     "ddp.grad": {
         "en": "DDP: averaged gradient against the full-batch gradient (largest difference)",
-        "ca": "DDP: gradient mitjanat davant del gradient del lot sencer (diferència màxima)",
+        "ca": "DDP: gradient mitjà davant del gradient del lot sencer (diferència màxima)",
         "fa": "DDP: گرادیان میانگین‌گرفته در برابر گرادیان کل دسته (بیشترین اختلاف)"},
     "ddp.payload": {
         "en": "DDP: bytes handed to all-reduce per step (hook) against the gradient bytes",
@@ -77,11 +77,11 @@ CHECKS = {
         "fa": "DDP: گرادیان پس از {k} ریزگام با `no_sync` (بیشترین اختلاف)"},
     "ddp.accum_allreduces": {
         "en": "DDP: all-reduces per step, {k} micro-steps with `no_sync`",
-        "ca": "DDP: all-reduce per pas, {k} micropassos amb `no_sync`",
+        "ca": "DDP: all-reduces per pas, {k} micropassos amb `no_sync`",
         "fa": "DDP: تعداد all-reduce در هر گام، {k} ریزگام با `no_sync`"},
     "ddp.naive_allreduces": {
         "en": "DDP: all-reduces per step, {k} micro-steps without `no_sync`",
-        "ca": "DDP: all-reduce per pas, {k} micropassos sense `no_sync`",
+        "ca": "DDP: all-reduces per pas, {k} micropassos sense `no_sync`",
         "fa": "DDP: تعداد all-reduce در هر گام، {k} ریزگام بدون `no_sync`"},
     "zero1.total": {
         "en": "ZeRO-1: AdamW moments, all ranks together",
@@ -167,11 +167,11 @@ CHECKS = {
     "fsdp.uneven.padded": {
         "en": "FSDP, uneven: storage allocated per rank, padding included",
         "ca": "FSDP, no divisible: memòria reservada per rang, farciment inclòs",
-        "fa": "FSDP، نابخش‌پذیر: حافظهٔ رزروشده در هر رنک، با لایه‌گذاری"},
+        "fa": "FSDP، نابخش‌پذیر: حافظهٔ رزروشده در هر رنک، با پدینگ"},
     "tp.output": {
         "en": "TP: output against the library's Megatron MLP (largest difference)",
-        "ca": "TP: sortida davant del MLP de Megatron de la biblioteca (diferència màxima)",
-        "fa": "TP: خروجی در برابر MLP مگاترونِ کتابخانه (بیشترین اختلاف)"},
+        "ca": "TP: sortida davant de l'MLP de Megatron de la biblioteca (diferència màxima)",
+        "fa": "TP: خروجی در برابر MLP کتابخانه به شیوهٔ Megatron-LM (بیشترین اختلاف)"},
     "tp.grad_input": {
         "en": "TP: gradient of the input (largest difference)",
         "ca": "TP: gradient de l'entrada (diferència màxima)",
@@ -179,17 +179,17 @@ CHECKS = {
     "tp.forward_allreduces": {
         "en": "TP: collectives in the forward, by kind",
         "ca": "TP: col·lectives del forward, per tipus",
-        "fa": "TP: ارتباط‌های جمعی در گذر رو به جلو، به تفکیک نوع"},
+        "fa": "TP: عملیات جمعی در گذر رو به جلو، به تفکیک نوع"},
     "tp.backward_allreduces": {
         "en": "TP: collectives in the backward, by kind",
         "ca": "TP: col·lectives del backward, per tipus",
-        "fa": "TP: ارتباط‌های جمعی در گذر رو به عقب، به تفکیک نوع"},
+        "fa": "TP: عملیات جمعی در گذر رو به عقب، به تفکیک نوع"},
     "tp.naive_backward": {
         "en": "TP without `PrepareModuleInput`: collectives in the backward, by kind, "
               "against the library's count times the two column-parallel layers",
         "ca": "TP sense `PrepareModuleInput`: col·lectives del backward, per tipus, davant "
               "del recompte de la biblioteca per les dues capes de columnes",
-        "fa": "TP بدون `PrepareModuleInput`: ارتباط‌های جمعی در گذر رو به عقب، به تفکیک "
+        "fa": "TP بدون `PrepareModuleInput`: عملیات جمعی در گذر رو به عقب، به تفکیک "
               "نوع، در برابر شمارش کتابخانه ضرب در دو لایهٔ ستونی"},
     "pipe.1f1b.order": {
         "en": "1F1B: order of forwards and backwards per stage",
@@ -226,10 +226,10 @@ NOTES = {
               "ranks (a sum would be n times larger). Allowed |difference| {tol}, as for "
               "the gradients.",
         "ca": "després d'un pas, el primer moment d'AdamW és el gradient rebut multiplicat "
-              "per u menys β₁; dividit per aquest factor, ha de ser el gradient mitjanat "
-              "entre els rangs (una suma seria n vegades més gran). |Diferència| admesa: "
+              "per u menys β₁; dividit per aquest factor, ha de ser la mitjana dels gradients "
+              "dels rangs (una suma seria n vegades més gran). |Diferència| admesa: "
               "{tol}, com per als gradients.",
-        "fa": "پس از یک گام، گشتاور اول AdamW برابر گرادیانی است که گرفته، ضرب در یک منهای "
+        "fa": "پس از یک گام، گشتاور اول AdamW برابر گرادیانی است که دریافت کرده، ضرب در یک منهای "
               "β₁؛ اگر بر این ضریب تقسیم شود، باید گرادیانِ میانگین‌گرفته روی رنک‌ها باشد "
               "(حاصل‌جمع n برابر بزرگ‌تر می‌شد). بیشترین اختلاف مجاز {tol} است، مانند "
               "گرادیان‌ها."},
@@ -279,7 +279,7 @@ NOTES = {
               "val per a un vector pla amb farciment (DeepSpeed ZeRO, el `FlatParameter` "
               "d'`FSDP1`), no per a aquesta partició.",
         "fa": "تنسورهای کامل نمی‌توانند دقیقاً متوازن شوند؛ تقسیم مساوی برای یک بردار تخت و "
-              "پدشده برقرار است (DeepSpeed ZeRO، `FlatParameter` در `FSDP1`)، نه برای این "
+              "پدینگ‌شده برقرار است (DeepSpeed ZeRO، `FlatParameter` در `FSDP1`)، نه برای این "
               "افراز."},
     "fsdp.uneven.even_split": {
         "en": "the memory model assumes an even split; `torch.chunk` gives the first ranks "
@@ -287,14 +287,14 @@ NOTES = {
         "ca": "el model de memòria suposa un repartiment igual; `torch.chunk` dona als "
               "primers rangs la part de files arrodonida cap amunt i a l'últim la resta, "
               "potser cap.",
-        "fa": "مدل حافظه تقسیم مساوی را فرض می‌کند؛ `torch.chunk` به رنک‌های اول سهمِ گردشده "
-              "به بالای سطرها را می‌دهد و به آخری باقی‌مانده را، که شاید هیچ نباشد."},
+        "fa": "مدل حافظه تقسیم مساوی را فرض می‌کند؛ `torch.chunk` به رنک‌های اول سهمشان از "
+              "سطرها را، گردشده به بالا، می‌دهد و به آخری باقی‌مانده را، که شاید هیچ نباشد."},
     "fsdp.uneven.padded": {
         "en": "`FSDP2` pads every rank's piece to the first piece's size, so that the "
               "all-gathers move equal pieces.",
-        "ca": "`FSDP2` omple el tros de cada rang fins a la mida del primer tros, perquè "
+        "ca": "`FSDP2` farceix el tros de cada rang fins a la mida del primer tros, perquè "
               "els all-gathers moguin trossos iguals.",
-        "fa": "`FSDP2` تکهٔ هر رنک را تا اندازهٔ تکهٔ اول پد می‌کند تا all-gatherها "
+        "fa": "`FSDP2` تکهٔ هر رنک را با پدینگ به اندازهٔ تکهٔ اول می‌رساند تا all-gatherها "
               "تکه‌های هم‌اندازه جابه‌جا کنند."},
     "tp.naive_backward": {
         "en": "each `ColwiseParallel` linear replicates its own input, so gate and up each "
@@ -313,7 +313,7 @@ NOTES = {
               "forward of the steady state: the same order.",
         "ca": "el codi de torch anomena escalfament tots els forwards anteriors al primer "
               "backward; la biblioteca, com Megatron-LM, en compta un menys i anomena el "
-              "següent el primer forward de l'estat estacionari: el mateix ordre.",
+              "següent el primer forward del règim estable: el mateix ordre.",
         "fa": "کد torch همهٔ گذرهای رو به جلوِ پیش از نخستین گذر رو به عقب را گرم‌کردن "
               "می‌نامد؛ کتابخانه، به پیروی از Megatron-LM، یکی کمتر می‌شمارد و بعدی را "
               "نخستین گذر رو به جلوی حالت پایدار می‌نامد: ترتیب یکی است."},
@@ -331,7 +331,7 @@ NOTES = {
         "en": "a forward takes one unit of time and a backward two: the order of the "
               "backwards moves no idle slot.",
         "ca": "un forward dura una unitat de temps i un backward dues: l'ordre dels "
-              "backwards no mou cap interval d'espera.",
+              "backwards no mou cap franja inactiva.",
         "fa": "هر گذر رو به جلو یک واحد زمان و هر گذر رو به عقب دو واحد طول می‌کشد: ترتیب "
               "گذرهای رو به عقب هیچ بازهٔ بیکاری را جابه‌جا نمی‌کند."},
 }

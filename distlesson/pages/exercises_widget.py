@@ -50,8 +50,8 @@ _WORDS: dict[str, dict[str, str]] = {
                    "fa": "نمایش پاسخ نمونه"},
     "mark_done": {"en": "I have compared my answer: mark it done",
                   "ca": "Ja he comparat la meva resposta: marca-la com a feta",
-                  "fa": "پاسخم را مقایسه کردم: انجام شد"},
-    "solved": {"en": "Solved", "ca": "Resolt", "fa": "حل شده"},
+                  "fa": "پاسخم را مقایسه کردم: علامت انجام‌شده بزن"},
+    "solved": {"en": "Solved", "ca": "Resolt", "fa": "حل‌شده"},
     "tol_rel": {"en": "Accepted within {tol} of the library's value.",
                 "ca": "S'accepta amb un marge del {tol} respecte del valor de la biblioteca.",
                 "fa": "پاسخ تا {tol} اختلاف با مقدار کتابخانه پذیرفته می‌شود."},
@@ -72,7 +72,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "unreadable": {"en": "This is not a number I can read: write it like {example}.",
                    "ca": "No puc llegir aquest nombre: escriu-lo com ara {example}, amb la "
                          "coma per als decimals.",
-                   "fa": "این عدد خوانا نیست: آن را مثلاً به شکل {example} بنویسید."},
+                   "fa": "این را نمی‌توان عدد خواند: آن را مثلاً به شکل {example} بنویسید."},
     "goal_todo": {"en": "Not reached yet.", "ca": "Encara no l'has assolit.",
                   "fa": "هنوز به این هدف نرسیده‌اید."},
     "goal_done": {"en": "Reached in a widget: {pp} stages, {m} micro-batches, {schedule}.",
@@ -83,7 +83,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "goal_bubble": {"en": "Bubble: {bubble}.", "ca": "Bombolla: {bubble}.",
                     "fa": "حباب: {bubble}."},
     "open_done": {"en": "Marked as done.", "ca": "Marcada com a feta.",
-                  "fa": "انجام‌شده علامت خورد."},
+                  "fa": "به‌عنوان انجام‌شده علامت خورد."},
     "noscript": {"en": "Checking the answers and counting them needs JavaScript. The "
                        "questions and their answers can be read without it.",
                  "ca": "Per comprovar les respostes i comptar-les cal JavaScript. Les "

@@ -72,7 +72,7 @@ def nbytes(value):
 #
 # El model és el petit MLP de dues capes de la biblioteca, escrit en numpy i amb la passada
 # enrere feta a mà (`distlesson.toy_mlp`). La seva pèrdua és la meitat de l'error quadràtic
-# sumat sobre les sortides, amb la mitjana presa sobre els exemples. La mida del model aquí
+# sumat sobre les sortides, i se'n fa la mitjana sobre els exemples. La mida del model aquí
 # no importa: el que importa és que la pèrdua és una *mitjana sobre els exemples del lot*.
 # La mida del lot s'ha triat expressament perquè no es pugui repartir a parts iguals entre
 # els rangs.
@@ -111,7 +111,7 @@ assert tuple(shards) == split_batch(BATCH, DP)
 # %% [markdown]
 # ## El gradient en què s'han de posar d'acord tots els rangs
 #
-# Cada rang calcula el gradient mitjà `g_r` dels seus `b_r` exemples. La combinació temptadora
+# Cada rang calcula el gradient mitjà `g_r` dels seus `b_r` exemples. La combinació més immediata
 # és la mitjana dels `g_r`, que és el que s'obté quan es divideix pel nombre de rangs la suma
 # que surt d'un all-reduce. Només és correcta quan tots els rangs tenen el mateix nombre
 # d'exemples. La combinació correcta pondera cada rang pels seus exemples:
@@ -131,7 +131,7 @@ np.testing.assert_allclose(weighted, full, rtol=1e-12, atol=1e-15)
 assert errors["mean_of_means"] > 1e3 * errors["weighted_sum"]
 
 # %% [markdown]
-# La suma ponderada només es diferencia del lot sencer per l'arrodoniment de coma flotant (les
+# La suma ponderada només difereix del lot sencer en l'arrodoniment de coma flotant (les
 # sumes es fan en un altre ordre); l'error de la mitjana simple és uns quants ordres de
 # magnitud més gran. Els frameworks eviten el problema donant a tots els rangs el mateix
 # nombre d'exemples.

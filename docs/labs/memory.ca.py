@@ -29,7 +29,7 @@
 # biblioteca. El lloc web executa aquest quadern cada vegada que es genera, de manera que, si
 # algun dia la biblioteca s'aparta del que heu deduït aquí, la generació falla. Només es
 # compten els *estats del model* (pesos, gradients, còpia mestra i estats de l'optimitzador):
-# les activacions s'hi sumen a sobre i són el tema d'un altre capítol.
+# les activacions s'hi afegeixen i són el tema d'un altre capítol.
 #
 # La primera cel·la fixa la llengua en què s'imprimeixen els números: `en`, `ca` o `fa`.
 
@@ -267,7 +267,7 @@ assert all(s < Fraction(1, 2) for s in savings.values()) and savings["mixed"] ==
 
 # %% [markdown]
 # L'estalvi queda molt lluny de la meitat. Els dos moments d'AdamW es mantenen en fp32 sigui
-# quina sigui la recepta, i ells sols ja representen la part dels bytes de l'entrenament en
+# quina sigui la recepta, i per si sols ja representen la part dels bytes de l'entrenament en
 # fp32 que s'ha imprès més amunt. Reduir a la meitat els pesos i els gradients només afecta la
 # resta; i, a més, la recepta habitual hi afegeix una còpia mestra en fp32, que es menja tot
 # el que s'havia estalviat. Sense còpia mestra, l'estalvi és el de l'última fila de la taula,

@@ -230,8 +230,8 @@ table([t("microbatches"), t("bubble_yours"), t("bubble_formula"), t("over_ideal"
       [True, True, True, True])
 
 # %% [markdown]
-# Amb un sol microlot, només treballa una etapa cada vegada: la fracció inactiva ho és tot
-# llevat de la part d'una sola etapa. Amb molts microlots, totes dues ràtios s'acosten l'una a
+# Amb un sol microlot, només treballa una etapa cada vegada: la fracció inactiva és tot el pas
+# llevat de la part que correspon a una sola etapa. Amb molts microlots, totes dues ràtios s'acosten l'una a
 # l'altra, i a zero. Però cada microlot addicional fa que els microlots siguin més petits (amb
 # un lot fix), i això fa que cada producte de matrius sigui menys eficient: el nombre de
 # microlots és un compromís, i res no surt de franc.

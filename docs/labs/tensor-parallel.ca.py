@@ -15,7 +15,7 @@
 # # Laboratori: paral·lelisme de tensors en un MLP
 #
 # El paral·lelisme de tensors reparteix cada matriu de pesos d'una capa entre diverses GPU, de
-# manera que cap GPU no guarda cap matriu sencera ni hi multiplica. Fet de manera ingènua,
+# manera que cap GPU no guarda ni multiplica cap matriu sencera. Fet de manera ingènua,
 # necessita comunicació després de cada producte de matrius. La disposició de Megatron-LM en
 # té prou amb un sol all-reduce per a tot un MLP: es parteixen les primeres matrius per
 # columnes i l'última per files, i tot el que queda entremig es calcula localment.
@@ -119,9 +119,9 @@ assert checks[-1][1] < 1e-14
 # ## Després, partir l'última matriu per files
 #
 # El rang `r` té les files de `W_down` que corresponen a les seves columnes ocultes. El seu
-# producte és una sortida *parcial*: té totes les columnes de `y`, però només la seva part de
-# la suma que és un producte de matrius. Si se sumen les sortides parcials dels rangs,
-# s'obté `y`: aquesta suma és l'únic all-reduce de l'MLP, i després d'ell tots els rangs
+# producte és una sortida *parcial*: té totes les columnes de `y`, però només la seva
+# contribució a la suma que forma un producte de matrius. Si se sumen les sortides parcials dels rangs,
+# s'obté `y`: aquesta suma és l'únic all-reduce de l'MLP, i, després d'aquest, tots els rangs
 # tenen la sortida. Feu servir l'all-reduce en anell del laboratori de paral·lelisme de dades
 # (el de la biblioteca) i compteu-ne els bytes.
 
@@ -153,7 +153,7 @@ table([t("check"), t("max_error")],
       [(t(what), format_scientific(value, LOCALE)) for what, value in checks], [False, True])
 
 # %% [markdown]
-# Les tres primeres files són error d'arrodoniment; l'última és una resposta incorrecta.
+# Les tres primeres files només mostren error d'arrodoniment; l'última és una resposta incorrecta.
 #
 # ## Contrastat amb la biblioteca
 #

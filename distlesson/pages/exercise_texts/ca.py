@@ -16,8 +16,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "al pes i el gradient en bf16 i {{ fit.bpp_master_and_moments }} per a la còpia "
             "mestra en fp32 i els dos moments. Per a {{ ex.states_params }} de paràmetres "
             "fan **{{ ex.states_13b }}**: calen {{ ex.states_gpus }} H100 de "
-            "{{ fit.gpu_memory }} només per guardar-los, abans de cap activació. El desglossament "
-            "és a [Per què no hi cap](why-it-does-not-fit.md)."),
+            "{{ fit.gpu_memory }} només per guardar-los, sense comptar cap activació. El "
+            "desglossament és a [Per què no hi cap](why-it-does-not-fit.md)."),
     },
     "dp-zero3": {
         "title": "Per què el paral·lelisme de dades no resol la memòria i ZeRO-3 sí",
@@ -32,18 +32,18 @@ TEXTS: dict[str, dict[str, str]] = {
             "i només es reparteix el lot i, amb ell, les activacions. Llama 3 70B necessita "
             "{{ par.states_total }} d'estats a cadascuna de les seves GPU, tant si n'hi ha "
             "dues com mil.\n\n"
-            "ZeRO elimina les còpies. L'etapa u particiona la còpia mestra i els moments; "
-            "l'etapa dos, també els gradients; l'etapa tres, també els pesos: cadascuna de "
+            "ZeRO elimina les còpies. La primera etapa particiona la còpia mestra i els moments; "
+            "la segona, també els gradients; la tercera, també els pesos: cadascuna de "
             "les *n* GPU es queda una *n*-èsima part de cada estat. Amb {{ par.devices }} GPU "
             "aquests trossos sumen {{ par.zero3_per_gpu }} per GPU, per sota de "
             "{{ par.gpu_memory }}. No és tot el que guarda una GPU: mentre una capa calcula, "
             "els seus pesos es reuneixen sencers a cada GPU (i, amb la precàrrega, també els "
             "de la capa següent), els seus gradients són sencers fins que se'n fa el "
-            "reduce-scatter, i els trossos s'omplen fins a tenir la mateixa mida. Aquests "
-            "buffers són d'una capa o dues, poca cosa al costat del model, però ells i les "
-            "activacions han de cabre en el que deixen lliure els trossos.\n\n"
-            "El preu és la comunicació: abans que s'executi cada capa se'n fa un all-gather "
-            "dels pesos, per al forward i un altre cop per al backward, i els gradients es "
+            "reduce-scatter, i els trossos es farceixen fins a tenir la mateixa mida. Aquests "
+            "buffers són d'una capa o dues, poca cosa al costat del model, però tant ells com les "
+            "activacions han de cabre en l'espai que deixen lliure els trossos.\n\n"
+            "El preu és la comunicació: abans d'executar cada capa se'n reuneixen els pesos "
+            "amb un all-gather, per al forward i un altre cop per al backward, i els gradients es "
             "reparteixen amb un reduce-scatter. Amb un sol microlot per pas, ZeRO-3 envia "
             "{{ par.zero3_over_dp }} el que envia el paral·lelisme de dades pur, i més encara "
             "si s'acumulen gradients. Vegeu [les cinc dimensions](parallelism.md)."),
@@ -73,24 +73,24 @@ TEXTS: dict[str, dict[str, str]] = {
         "accumulation-same.answer": (
             "La suma és lineal: sumar localment els gradients dels microlots i després entre "
             "GPU dona la mateixa suma que sumar entre GPU després de cada microlot, només "
-            "que en un altre ordre, de manera que com a molt difereixen per l'arrodoniment "
+            "que en un altre ordre, de manera que, com a molt, difereixen en l'arrodoniment "
             "de coma flotant. La biblioteca fa totes dues coses amb rangs simulats i obté el "
             "mateix gradient amb {{ ex.acc_k }} vegades menys all-reduces (vegeu [les cinc "
             "dimensions](parallelism.md), acumulació de gradients).\n\n"
-            "La suma només és la bona si és el gradient de la pèrdua que es vol. Si la "
+            "La suma només és correcta si és el gradient de la pèrdua que es vol. Si la "
             "pèrdua de cada microlot és una mitjana sobre els seus propis tokens i els "
             "microlots tenen nombres de tokens diferents, la mitjana de les mitjanes no és la "
-            "mitjana sobre tots els tokens: sumeu les pèrdues per token i dividiu pel total "
-            "de tokens del pas, o pondereu cada microlot pels seus tokens. Les capes que fan "
+            "mitjana sobre tots els tokens: suma les pèrdues per token i divideix pel total "
+            "de tokens del pas, o pondera cada microlot pels seus tokens. Les capes que fan "
             "servir estadístiques del lot, com BatchNorm, veuen cada microlot per separat, "
             "així que acumular no equival a un lot gran (els transformers fan servir "
-            "LayerNorm o RMSNorm, que no en tenen).\n\n"
+            "LayerNorm o RMSNorm, que no en fan servir).\n\n"
             "També cal que cada GPU tingui un gradient sencer on anar sumant. Amb ZeRO-2 i "
             "ZeRO-3 cada GPU només en guarda un tros: fer el reduce-scatter després de cada "
             "microlot manté baixa la memòria però paga la comunicació cada vegada. L'estalvi "
             "es pot conservar (el `no_sync` d'FSDP, o `set_requires_gradient_sync(False)` amb "
             "`fully_shard`, salta el reduce-scatter fins a l'últim microlot) a canvi de "
-            "guardar els gradients sencers, sense particionar, a cada GPU, just el que ZeRO-2 "
+            "guardar els gradients sencers, sense particionar, a cada GPU, justament el que ZeRO-2 "
             "i ZeRO-3 volien evitar."),
     },
     "tp-node": {
@@ -120,19 +120,19 @@ TEXTS: dict[str, dict[str, str]] = {
             "Què és la bombolla del pipeline i com es fa més petita? Al [giny del "
             "pipeline](pipeline.md#dl-pipeline), o al [giny de les cinc "
             "dimensions](parallelism.md#dl-dimensions), amb almenys "
-            "{{ ex.bubble_min_stages }} etapes de pipeline, puja els microlots fins que la "
+            "{{ ex.bubble_min_stages }} etapes de pipeline, augmenta els microlots fins que la "
             "bombolla quedi per sota del {{ ex.bubble_target }}."),
         "bubble-goal": "Queda resolt quan el giny indica que s'ha assolit l'objectiu.",
         "bubble-goal.answer": (
-            "La bombolla és el temps que les etapes passen aturades: l'última espera al "
-            "començament del pas que li arribi el primer forward, i la primera espera, "
+            "La bombolla és el temps que les etapes passen aturades: l'última espera, al "
+            "començament del pas, que li arribi el primer forward, i la primera espera, "
             "després dels seus forwards, que tornin els backwards. Amb GPipe i 1F1B és "
             "`(p − 1) / (m + p − 1)` del pas, amb *p* etapes i *m* microlots. Més microlots "
             "l'encongeixen; una planificació intercalada la divideix pel nombre de trossos "
             "per etapa; les planificacions de bombolla zero l'omplen amb el càlcul dels "
             "gradients dels pesos. Amb {{ ex.bubble_min_stages }} etapes, "
-            "{{ pipe.fewest_two_stages }} microlots són els mínims que la fan baixar del "
-            "{{ ex.bubble_target }}: vegeu [Planificacions del pipeline](pipeline.md)."),
+            "calen com a mínim {{ pipe.fewest_two_stages }} microlots per fer-la baixar per sota "
+            "del {{ ex.bubble_target }}: vegeu [Planificacions del pipeline](pipeline.md)."),
     },
     "pipeline-memory": {
         "title": "GPipe o 1F1B: la mateixa bombolla, no la mateixa memòria",
@@ -142,7 +142,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "les activacions d'un microlot des del seu forward fins al seu backward."),
         "pipeline-gpipe-peak": (
             "Amb GPipe (tots els forwards i després tots els backwards), de quants microlots "
-            "guarda activacions la primera etapa en el seu màxim?"),
+            "guarda activacions la primera etapa en el moment de màxima ocupació?"),
         "pipeline-gpipe-peak.answer": (
             "De tots: **{{ ex.pipeline_gpipe_peak }}**. Cap backward no comença abans de "
             "l'últim forward."),
@@ -154,11 +154,11 @@ TEXTS: dict[str, dict[str, str]] = {
             "segueixen la biblioteca i el [capítol del pipeline](pipeline.md); el "
             "`Schedule1F1B` de PyTorch compta aquest últim forward com a escalfament, `p` en "
             "total, amb el mateix màxim). Després alterna un forward amb un backward, que "
-            "cada vegada allibera un microlot. Comptant les etapes des d'u, com als gràfics "
+            "cada vegada allibera un microlot. Numerant les etapes a partir d'u, com als gràfics "
             "del capítol, l'etapa *s* fa `p − s` forwards d'escalfament i guarda com a màxim "
             "`p − s + 1` microlots, així que l'última només en guarda un."),
         "pipeline-bubble": (
-            "Quina part del pas passen aturades les etapes (la bombolla), en percentatge?"),
+            "Quina fracció del pas passen aturades les etapes (la bombolla), en percentatge?"),
         "pipeline-bubble.answer": (
             "`(p − 1) / (m + p − 1)`: **{{ ex.pipeline_bubble }}**, el mateix "
             "{{ ex.pipe_gpipe_bubble }} amb totes dues planificacions. 1F1B estalvia "
@@ -169,12 +169,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "title": "Checkpointing cada K capes",
         "question": (
             "El checkpointing d'activacions només guarda l'entrada d'una capa de cada *K* i "
-            "torna a fer el forward de cada segment de *K* capes durant el backward. Preneu "
+            "torna a fer el forward de cada segment de *K* capes durant el backward. Pren "
             "Llama 3 70B ({{ ex.ckpt_layers }} capes d'amplada {{ ex.ckpt_hidden }}), una "
             "seqüència de {{ ex.ckpt_seq }} tokens per microlot, una sola GPU per a totes "
-            "les capes, activacions en bf16 i FlashAttention. Suposeu que una capa guarda "
+            "les capes, activacions en bf16 i FlashAttention. Suposa que una capa guarda "
             "`34 s b h` bytes si no es recalcula: és el recompte de Korthikanti et al. per a "
-            "una capa de GPT (una MLP GELU d'amplada `4h`, màscares de dropout, LayerNorm), "
+            "una capa de GPT (un MLP GELU d'amplada `4h`, màscares de dropout, LayerNorm), "
             "sense les puntuacions d'atenció que FlashAttention no guarda. La capa de Llama 3 "
             "(SwiGLU, atenció de consultes agrupades, RMSNorm, sense dropout) en guarda una "
             "altra quantitat (vegeu [Estalviar memòria](saving-memory.md)); la pregunta pren "
@@ -183,20 +183,21 @@ TEXTS: dict[str, dict[str, str]] = {
             "segment: `ceil(L / K) × 2 s b h + K × 34 s b h`."),
         "recompute-overhead": (
             "Si es recalculen totes les capes, quant càlcul de més fa un pas d'entrenament, "
-            "en percentatge? Compteu dos FLOPs per paràmetre i token per al forward i quatre "
+            "en percentatge? Compta dos FLOP per paràmetre i token per al forward i quatre "
             "per al backward."),
         "recompute-overhead.answer": (
-            "Un forward més sobre un forward i un backward: **{{ ex.recompute_overhead }}**. "
+            "Un forward addicional sobre un forward i un backward: "
+            "**{{ ex.recompute_overhead }}**. "
             "La xifra de la lliçó persa és aquesta, arrodonida. Si es compten tots els "
             "productes de matrius del model real, la capa de sortida no es recalcula i el "
-            "cost extra és del {{ ex.ckpt_overhead_matmuls }}. Sigui quina sigui *K*, el "
+            "cost addicional és del {{ ex.ckpt_overhead_matmuls }}. Sigui quina sigui *K*, el "
             "forward de cada capa es fa dues vegades: *K* canvia la memòria, no el temps."),
         "checkpoint-best-k": "Quina *K* fa que el màxim sigui més petit?",
         "checkpoint-best-k.answer": (
             "**{{ ex.checkpoint_best_k }}**. Els dos termes estiren en sentits contraris, i "
             "la suma és mínima prop de `K = sqrt(L × 2 / 34)`, aquí {{ ex.ckpt_sqrt_rule }}. "
-            "L'arrel quadrada del nombre de capes dels manuals suposa que una capa guarda "
-            "més o menys el mateix que la seva entrada; aquí en guarda molt més, i per això "
+            "La regla de l'arrel quadrada del nombre de capes dels manuals suposa que una capa "
+            "guarda més o menys el mateix que la seva entrada; aquí en guarda molt més, i per això "
             "guanyen els segments curts."),
         "checkpoint-peak": "Quin és aquest màxim més petit, en GB?",
         "checkpoint-peak.answer": (
@@ -221,7 +222,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "El gradient en bf16, la còpia mestra i els dos moments, "
             "{{ ex.off_bytes_per_param }} bytes per paràmetre: **{{ ex.offload_bytes }}**. "
             "Cada GPU només guarda els seus pesos en bf16; els gradients que produeix durant "
-            "el backward marxen cap a la CPU bucket a bucket."),
+            "el backward marxen cap a la CPU paquet a paquet."),
         "offload-cpu-gpus": (
             "Si es descarreguen a la memòria de la CPU, quantes GPU necessita com a mínim "
             "l'entrenament?"),
@@ -266,21 +267,22 @@ TEXTS: dict[str, dict[str, str]] = {
             "coses investigues primer, i com?"),
         "mfu-low": "Escriu els teus tres sospitosos i després compara'ls amb la resposta model.",
         "mfu-low.answer": (
-            "Mesura abans d'endevinar: perfila uns quants passos (el profiler de PyTorch o "
-            "Nsight Systems) i separa el pas en càlcul, comunicació i temps aturat. Després "
-            "mira aquests tres sospitosos, normalment en aquest ordre:\n\n"
-            "- **Comunicació no amagada.** Busca a la traça col·lectives que cap càlcul no "
-            "solapa: paral·lelisme de tensors que travessa servidors, all-gathers de ZeRO-3 "
-            "entre servidors, paquets de gradients massa petits per solapar-se amb el "
+            "Mesura abans d'endevinar: fes el perfil d'uns quants passos (amb el profiler de "
+            "PyTorch o Nsight Systems) i desglossa el pas en càlcul, comunicació i temps "
+            "aturat. Després mira aquests tres sospitosos, normalment en aquest ordre:\n\n"
+            "- **Comunicació no amagada.** Busca a la traça operacions col·lectives que no se "
+            "solapen amb cap càlcul: paral·lelisme de tensors que travessa servidors, all-gathers "
+            "de ZeRO-3 entre servidors, paquets de gradients massa petits per solapar-se amb el "
             "backward.\n"
             "- **La bombolla del pipeline.** Calcula `(p − 1) / (m + p − 1)` per a les teves "
             "etapes i microlots i compara-ho amb el temps aturat de la primera i l'última "
             "etapa; afegeix microlots o intercala.\n"
             "- **Kernels molt per sota del pic.** Compara els FLOP/s de cada kernel gran amb "
             "la fitxa tècnica: matrius petites o de formes estranyes, atenció sense "
-            "FlashAttention, kernels elementals sense fusionar, recàlcul complet on n'hi "
-            "hauria prou amb el selectiu. Comprova també que les GPU no esperin mai dades.\n\n"
-            "Per fer-se'n una idea: Meta declara entre el {{ mfu.llama3_mfu_low }} i el "
+            "FlashAttention, kernels element a element sense fusionar, recàlcul complet on n'hi "
+            "hauria prou amb el selectiu. Comprova també que les GPU no hagin d'esperar mai les "
+            "dades.\n\n"
+            "Com a referència: Meta declara entre el {{ mfu.llama3_mfu_low }} i el "
             "{{ mfu.llama3_mfu_high }} per a Llama 3 405B, i per sota del {{ mfu.trouble }} "
             "alguna cosa va malament. [Eficiència: MFU](mfu.md) desmunta un pas terme a "
             "terme."),
@@ -289,14 +291,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "title": "Quant costa un entrenament",
         "question": (
             "Llama 3 70B ({{ ex.cost_params }} de paràmetres) s'entrena amb "
-            "{{ ex.cost_tokens_per_param }} tokens per paràmetre, comptant `6 N` FLOPs per "
+            "{{ ex.cost_tokens_per_param }} tokens per paràmetre, comptant `6 N` FLOP per "
             "token, amb un MFU del {{ ex.cost_mfu }}. Una H100 té un pic de "
             "{{ ex.cost_h100_peak }} en bf16 i es lloga a {{ ex.cost_h100_price }} dòlars "
             "l'hora de GPU; una A100 té un pic de {{ ex.cost_a100_peak }} i costa "
             "{{ ex.cost_a100_price }} dòlars l'hora de GPU (els preus de la lliçó persa)."),
         "cost-h100": "Quant costa l'entrenament amb H100, en milions de dòlars?",
         "cost-h100.answer": (
-            "FLOPs / (MFU × pic) dona els segons de GPU; dividits pels segons d'una hora i "
+            "Els FLOP / (MFU × pic) donen els segons de GPU; dividits pels segons d'una hora i "
             "multiplicats pel preu: **{{ ex.cost_h100 }}**."),
         "cost-a100": "I amb A100, en milions de dòlars?",
         "cost-a100.answer": (
@@ -312,8 +314,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "GPU H800 per un preu de lloguer suposat: {{ claim.fa_cost_deepseek.computed }}, "
             "que la lliçó arrodoneix. És només l'entrenament final: la recerca, els "
             "experiments d'ablació i els entrenaments fallits d'abans, les dades i les "
-            "persones no hi són, ni tampoc comprar les GPU en lloc de llogar-les. La xifra "
-            "de la lliçó per a Llama 3 405B també es comprova al [registre "
+            "persones no hi són, ni tampoc el cost de comprar les GPU en lloc de llogar-les. La "
+            "xifra de la lliçó per a Llama 3 405B també es comprova al [registre "
             "d'afirmacions](claims.md)."),
     },
 }
