@@ -108,12 +108,6 @@ def widget_data(locale: str) -> dict[str, Any]:
     return {"d": settings}
 
 
-
-
-
-
-
-
 def _bars(locale: str, entry: dict[str, Any]) -> str:
     """Two horizontal bars, without then with checkpointing, their values at their ends."""
     parts = []

@@ -24,7 +24,13 @@ from distlesson.exercises import Exercise, GoalPart, NumericPart, OpenPart, Part
 from distlesson.pages.exercise_texts import TEXTS
 from distlesson.pages.widget_html import data_script, widget_id
 from distlesson.render.figure import Figure
-from distlesson.render.numbers import UNITS, check_locale, format_number, format_percent
+from distlesson.render.numbers import (
+    UNITS,
+    check_locale,
+    format_number,
+    format_percent,
+    to_locale_digits,
+)
 
 __all__ = ["exercises_widget", "figures", "in_answer_unit", "part_figure", "render_text",
            "widget_data"]
@@ -96,7 +102,6 @@ _PART_LABELS = {"en": "abcdefgh", "ca": "abcdefgh",
 _SCHEDULES = {"gpipe": "GPipe", "1f1b": "1F1B", "zb-h1": "ZB-H1",
               "interleaved": {"en": "interleaved 1F1B", "ca": "1F1B intercalat",
                               "fa": "1F1B درهم‌تنیده"}}
-_PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
 # How a reader writes a number, per locale: the decimal separators and the thousands
 # separators the script accepts. Catalan writes "9,93" and "1.960": a point is never a
 # decimal point there, so "9.93" is refused rather than read as 993.
@@ -196,7 +201,7 @@ def widget_data(locale: str) -> dict[str, Any]:
             "goal_bubble": _w("goal_bubble", locale, bubble="{bubble}"),
             "open_done": _w("open_done", locale),
             "schedules": schedules,
-            "digits": _PERSIAN_DIGITS if locale == "fa" else "0123456789",
+            "digits": to_locale_digits("0123456789", locale),
         },
     }
 

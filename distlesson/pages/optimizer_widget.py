@@ -92,12 +92,6 @@ def widget_data(locale: str) -> dict[str, Any]:
     }
 
 
-
-
-
-
-
-
 def optimizer_widget(locale: str) -> str:
     """The widget as an HTML fragment for a page in ``locale``, its data embedded.
 

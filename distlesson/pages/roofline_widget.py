@@ -169,12 +169,6 @@ def widget_data(locale: str) -> dict[str, Any]:
             "g": gpus, "d": settings}
 
 
-
-
-
-
-
-
 def _plot(locale: str, gpu: dict[str, Any], entry: dict[str, Any]) -> str:
     """The SVG: axes and ticks fixed; the roof, the ridge and the points as the default
     setting has them (the script moves them)."""
