@@ -122,6 +122,24 @@ class WidgetUnderTest:
     def out(self, page: Page, name: str):
         return page.locator(f'{self.selector} [data-out="{name}"]')
 
+    def check_reading_order(self, page: Page, locale: str, *, plots: tuple[str, ...],
+                            controls: tuple[str, ...], digits_in: str) -> None:
+        """Persian pages read right to left, and the controls follow: the first one is the
+        rightmost; plots run left to right on every page; the output ``digits_in`` shows
+        the page's digits only."""
+        direction = "el => getComputedStyle(el).direction"
+        assert page.locator(self.selector).evaluate(direction) == (
+            "rtl" if locale == "fa" else "ltr")
+        for plot in plots:
+            assert self.out(page, plot).evaluate(direction) == "ltr"
+        xs = [page.locator(f"{self.selector} select[data-in={name}]").bounding_box()["x"]
+              for name in controls]
+        assert xs == sorted(xs, reverse=locale == "fa")
+        text = self.out(page, digits_in).inner_text()
+        persian = any("۰" <= c <= "۹" for c in text)
+        latin = any(c.isascii() and c.isdigit() for c in text)
+        assert (persian, latin) == ((True, False) if locale == "fa" else (False, True))
+
     def choose(self, page: Page, *setting) -> None:
         for name, value in zip(self.controls, setting, strict=True):
             page.select_option(f"{self.selector} select[data-in={name}]", str(value))

@@ -103,17 +103,7 @@ def test_keyboard_changes_the_setting(page, locale):
 
 
 def test_persian_reads_right_to_left_with_time_left_to_right(page, locale):
-    direction = "el => getComputedStyle(el).direction"
-    widget_direction = page.locator(WIDGET).evaluate(direction)
-    assert widget_direction == ("rtl" if locale == "fa" else "ltr")
-    assert out(page, "timeline").evaluate(direction) == "ltr"
-    boxes = [page.locator(f"{WIDGET} select[data-in={name}]").bounding_box()
-             for name in ("stages", "microbatches", "schedule")]
-    xs = [box["x"] for box in boxes]
-    # controls follow the reading order: on fa pages the first one (stages) is the rightmost
-    assert xs == sorted(xs, reverse=locale == "fa")
-    text = out(page, "bubble").inner_text()
-    persian = any("۰" <= c <= "۹" for c in text)
-    latin = any(c.isascii() and c.isdigit() for c in text)
-    assert (persian, latin) == ((True, False) if locale == "fa" else (False, True))
+    WIDGET_UNDER_TEST.check_reading_order(
+        page, locale, plots=("timeline",), controls=("stages", "microbatches", "schedule"),
+        digits_in="bubble")
 

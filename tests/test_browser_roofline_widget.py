@@ -75,11 +75,5 @@ def test_keyboard_changes_the_setting(page, locale):
 
 
 def test_persian_reads_right_to_left_with_the_plot_left_to_right(page, locale):
-    direction = "el => getComputedStyle(el).direction"
-    assert page.locator(WIDGET).evaluate(direction) == ("rtl" if locale == "fa" else "ltr")
-    assert out(page, "plot").evaluate(direction) == "ltr"
-    xs = [page.locator(f"{WIDGET} select[data-in={name}]").bounding_box()["x"]
-          for name in ("gpu", "batch")]
-    assert xs == sorted(xs, reverse=locale == "fa")
-    text = out(page, "decode-share").inner_text()
-    assert any("۰" <= c <= "۹" for c in text) is (locale == "fa")
+    WIDGET_UNDER_TEST.check_reading_order(page, locale, plots=("plot",),
+                                          controls=("gpu", "batch"), digits_in="decode-share")
