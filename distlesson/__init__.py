@@ -5,9 +5,12 @@ formats for a page's language. The names below are the public API used by the pa
 examples and the command line.
 """
 
-from distlesson.claims import CLAIMS, get_claim
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.memory import (
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.catalog.models import MODELS, Architecture, get_model, parameter_tensors
+from distlesson.claims.register import CLAIMS, get_claim
+from distlesson.memory.optimizers import OPTIMIZERS, get_optimizer
+from distlesson.memory.precision import FLOAT_FORMATS, PRESETS, get_preset
+from distlesson.memory.states import (
     Layout,
     MemoryBreakdown,
     bytes_per_param,
@@ -15,9 +18,6 @@ from distlesson.memory import (
     model_states,
     per_gpu_states,
 )
-from distlesson.models import MODELS, Architecture, get_model, parameter_tensors
-from distlesson.optimizers import OPTIMIZERS, get_optimizer
-from distlesson.precision import FLOAT_FORMATS, PRESETS, get_preset
 from distlesson.units import GB, MB, TB, GiB, parse_quantity
 
 __all__ = [

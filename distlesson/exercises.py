@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from distlesson.bubble import bubble_fraction, peak_activations
-from distlesson.checkpoint_segments import best_every, segment_peak
-from distlesson.collectives import ring_bytes
-from distlesson.cost import PRICES, cost_usd, gpu_hours, training_flops
-from distlesson.hardware import get_gpu
-from distlesson.lookup import lookup
-from distlesson.memory import min_gpus, model_states
-from distlesson.mfu import model_flops_per_token, recompute_flops_per_token
-from distlesson.models import get_model
-from distlesson.offload import EXERCISE_NODE, EXERCISE_PARAMS, offload_exercise, split_states
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.lookup import lookup
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.cost import PRICES, cost_usd, gpu_hours, training_flops
+from distlesson.efficiency.mfu import model_flops_per_token, recompute_flops_per_token
+from distlesson.memory.checkpoint_segments import best_every, segment_peak
+from distlesson.memory.offload import EXERCISE_NODE, EXERCISE_PARAMS, offload_exercise, split_states
+from distlesson.memory.states import min_gpus, model_states
+from distlesson.parallel.collectives import ring_bytes
+from distlesson.pipeline.bubble import bubble_fraction, peak_activations
 
 __all__ = ["REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
            "Quantity", "exercises", "get_exercise"]

@@ -2,7 +2,7 @@
 
 Usage: ``.venv/bin/python scripts/bench_pipeline.py [--repeat N] [--json PATH]``.
 For each schedule (interleaved with 2 chunks per stage) it builds the schedule once, then
-times :func:`distlesson.pipeline_sim.simulate` with the default durations, best of N runs,
+times :func:`distlesson.pipeline.simulator.simulate` with the default durations, best of N runs,
 and writes the wall-clock seconds with the machine's description to
 ``benchmarks/pipeline.json``. The simulator is meant to be linear in the number of ops.
 """
@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from distlesson.pipeline_sim import simulate
-from distlesson.schedules import SCHEDULES, build_schedule
+from distlesson.pipeline.schedules import SCHEDULES, build_schedule
+from distlesson.pipeline.simulator import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 PP, NUM_MICROBATCHES, CHUNKS = 64, 1024, 2

@@ -1,7 +1,8 @@
 """Time the planner's full search: Llama 3 405B on 16,384 H100s, seq 8192, 16e6 tokens.
 
 Usage: ``.venv/bin/python scripts/bench_planner.py [--repeat N] [--json PATH]``.
-Runs :func:`distlesson.planner.plan` N times (each a fresh search: no cache survives between
+Runs :func:`distlesson.efficiency.planner.plan` N times (each a fresh search: no cache survives
+between
 calls), and writes the best wall-clock seconds, the number of configs ranked and rejected,
 the best config and the machine's description to ``benchmarks/planner.json``.
 """
@@ -16,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from distlesson.models import get_model
-from distlesson.planner import plan
-from distlesson.step_time import Cluster
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.planner import plan
+from distlesson.efficiency.step_time import Cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL, GPUS, GPU, SEQ, TOKENS = "llama3-405b", 16_384, "h100-sxm", 8192, 16e6

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from distlesson.activations import activation_bytes_per_gpu, activation_bytes_per_layer
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
+from distlesson.memory.activations import activation_bytes_per_gpu, activation_bytes_per_layer
 
 # GPT-3 175B in the paper's Table 3: s = 2048, h = 12288, a = 96, t = 8, b = 1.
 GPT3 = dict(seq_len=2048, micro_batch=1, hidden_size=12288, num_heads=96)

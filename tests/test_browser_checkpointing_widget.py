@@ -7,7 +7,7 @@ import dataclasses
 
 from playwright.sync_api import expect
 
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.transformer import attention_scalars, peak_scalars
 from tests import browser as shared

@@ -8,13 +8,13 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from distlesson.hardware import get_gpu
-from distlesson.memory import Layout
-from distlesson.models import get_model
-from distlesson.parallel_layout import Workload, analyse_layout
-from distlesson.pipeline_sim import Durations, simulate
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.memory.states import Layout
+from distlesson.parallel.layout import Workload, analyse_layout
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import Durations, simulate
 from distlesson.render.numbers import format_number, format_percent, format_quantity
-from distlesson.schedules import build_schedule
 from tests import browser as shared
 
 PAGES = {"en": "/parallelism/", "ca": "/ca/parallelism/", "fa": "/fa/parallelism/"}

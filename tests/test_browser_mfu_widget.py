@@ -5,9 +5,9 @@ pages, and fetches nothing from another host. Screenshots go to build/screenshot
 import pytest
 from playwright.sync_api import expect
 
+from distlesson.efficiency.step_time import TERMS
 from distlesson.pages import mfu_widget
 from distlesson.render.numbers import format_percent, format_quantity
-from distlesson.step_time import TERMS
 from tests import browser as shared
 from tests.browser import SCREENSHOTS
 from tests.test_pages_mfu_widget import estimate

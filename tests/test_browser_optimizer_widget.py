@@ -5,9 +5,9 @@ nothing from another host. Screenshots of the widget go to build/screenshots/.""
 import pytest
 from playwright.sync_api import expect
 
-from distlesson.hardware import get_gpu
-from distlesson.memory import bytes_per_param, min_gpus, model_states
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.memory.states import bytes_per_param, min_gpus, model_states
 from distlesson.render.numbers import format_number, format_quantity
 from tests import browser as shared
 from tests.browser import SCREENSHOTS

@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 
 from distlesson.pages import pipeline
 from distlesson.pages.pipeline_widget import goal_text
-from distlesson.pipeline_sim import Durations, simulate
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import Durations, simulate
 from distlesson.render.numbers import format_percent
-from distlesson.schedules import build_schedule
 from tests import browser as shared
 
 # the shared fixtures, where pytest looks for this module's

@@ -6,10 +6,10 @@ from fractions import Fraction
 
 from playwright.sync_api import expect
 
-from distlesson.hardware import GPUS
+from distlesson.catalog.hardware import GPUS
+from distlesson.efficiency.roofline import decode_shape, ridge_point, roofline_point, training_shape
 from distlesson.pages.roofline_widget import bound_text
 from distlesson.render.numbers import format_number, format_percent
-from distlesson.roofline import decode_shape, ridge_point, roofline_point, training_shape
 from tests import browser as shared
 from tests.browser import SCREENSHOTS
 

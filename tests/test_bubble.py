@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.bubble import (
+from distlesson.pipeline.bubble import (
     bubble_fraction,
     bubble_over_ideal,
     peak_activations,
     zb_h1_closed_form_holds,
 )
-from distlesson.pipeline_sim import Durations, simulate
-from distlesson.schedules import build_schedule
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import Durations, simulate
 
 GRID = [(p, m) for p in range(1, 17) for m in range(1, 17)]  # 256 (p, m) pairs
 DURATIONS = [Durations(1, 2, 1), Durations(3, 1, 1), Durations(Fraction(2, 3), 5, 0)]

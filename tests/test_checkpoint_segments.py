@@ -5,9 +5,9 @@ from fractions import Fraction
 
 import pytest
 
-from distlesson.activations import activation_bytes_per_layer
-from distlesson.checkpoint_segments import best_every, segment_peak
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
+from distlesson.memory.activations import activation_bytes_per_layer
+from distlesson.memory.checkpoint_segments import best_every, segment_peak
 
 SEQ = 4096
 

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from distlesson.claim import LOCALES, Claim, Figure, placeholders
-from distlesson.claims import CLAIMS, claim_figures, get_claim
+from distlesson.claims.claim import LOCALES, Claim, Figure, placeholders
+from distlesson.claims.register import CLAIMS, claim_figures, get_claim
 from distlesson.site.prose_lint import typed_numbers
 
 LLAMA3_70B = 70_553_706_496

@@ -2,10 +2,10 @@
 
 import pytest
 
-from distlesson.claim import placeholders
-from distlesson.claims import CLAIMS
+from distlesson.claims.claim import placeholders
+from distlesson.claims.register import CLAIMS
+from distlesson.claims.translations import CLAIM_TEXTS
 from distlesson.pages.claims_page import claims_table
-from distlesson.translations import CLAIM_TEXTS
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)

@@ -2,8 +2,8 @@
 
 import pytest
 
+from distlesson.catalog.moe import get_moe_model
 from distlesson.cli import main
-from distlesson.moe import get_moe_model
 from tests.cli_run import run, run_json
 
 N405 = 405_853_388_800

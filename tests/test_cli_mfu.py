@@ -2,9 +2,9 @@
 
 import pytest
 
+from distlesson.catalog.models import get_model
 from distlesson.cli import main
-from distlesson.flops import training_flops_per_token
-from distlesson.models import get_model
+from distlesson.efficiency.flops import training_flops_per_token
 from tests.cli_run import run_json
 
 H100 = 989e12

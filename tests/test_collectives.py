@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.collectives import (
+from distlesson.parallel.collectives import (
     Transfer,
     all_to_all,
     ring_all_gather,

@@ -2,7 +2,10 @@
 
 import pytest
 
-from distlesson.cost import (
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.catalog.moe import get_moe_model
+from distlesson.efficiency.cost import (
     PRICES,
     REPORTED,
     cost_usd,
@@ -15,10 +18,7 @@ from distlesson.cost import (
     run_cost,
     training_flops,
 )
-from distlesson.flops import training_flops_per_token
-from distlesson.hardware import get_gpu
-from distlesson.models import get_model
-from distlesson.moe import get_moe_model
+from distlesson.efficiency.flops import training_flops_per_token
 
 N405 = 405_853_388_800
 

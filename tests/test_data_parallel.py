@@ -5,9 +5,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from distlesson.collectives import ring_bytes
-from distlesson.data_parallel import data_parallel_grads, local_grad_sum, split_batch
-from distlesson.toy_mlp import (
+from distlesson.parallel.collectives import ring_bytes
+from distlesson.parallel.data import data_parallel_grads, local_grad_sum, split_batch
+from distlesson.parallel.toy_mlp import (
     AdamW,
     AdamWState,
     MLPParams,

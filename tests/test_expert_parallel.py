@@ -5,15 +5,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.collectives import ring_bytes
-from distlesson.expert_parallel import (
+from distlesson.parallel.collectives import ring_bytes
+from distlesson.parallel.expert import (
     ep_bytes_per_layer,
     expert_parallel_moe,
     moe_layer,
     route,
     routed_bytes,
 )
-from distlesson.tensor_parallel import SwiGLUWeights
+from distlesson.parallel.tensor import SwiGLUWeights
 
 RTOL, ATOL = 1e-12, 1e-12  # float64 round-off: results are added in another order
 

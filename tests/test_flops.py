@@ -4,8 +4,12 @@ from fractions import Fraction
 
 import pytest
 
-from distlesson.flops import layer_flops_per_token, matmul_params, training_flops_per_token
-from distlesson.models import MODELS, get_model
+from distlesson.catalog.models import MODELS, get_model
+from distlesson.efficiency.flops import (
+    layer_flops_per_token,
+    matmul_params,
+    training_flops_per_token,
+)
 
 
 def test_gpt2_matches_narayanan_closed_form():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from distlesson.hardware import GPU, GPUS, get_gpu
-from distlesson.interconnects import INTERCONNECTS
+from distlesson.catalog.hardware import GPU, GPUS, get_gpu
+from distlesson.catalog.interconnects import INTERCONNECTS
 
 
 def test_h100_sxm_datasheet_values():

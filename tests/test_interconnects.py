@@ -2,7 +2,7 @@
 
 import pytest
 
-from distlesson.interconnects import INTERCONNECTS, Interconnect, get_interconnect
+from distlesson.catalog.interconnects import INTERCONNECTS, Interconnect, get_interconnect
 
 
 def test_conversions_from_the_datasheets():

@@ -16,8 +16,8 @@ from urllib.parse import urljoin
 
 import pytest
 
-from distlesson.hardware import get_gpu
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from tests.pages import LOCALES, lab_names, lab_path
 from tests.test_site_built import site  # noqa: F401  (the fixture: builds site/ if missing)

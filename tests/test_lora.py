@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from distlesson.lora import adapted_matrices, adapter_tensors, lora
-from distlesson.memory import MemoryBreakdown, model_states
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
+from distlesson.memory.lora import adapted_matrices, adapter_tensors, lora
+from distlesson.memory.states import MemoryBreakdown, model_states
 
 N8 = 8_030_261_248  # Llama 3 8B, counted tensor by tensor (= the released weights)
 N70 = 70_553_706_496  # Llama 3 70B

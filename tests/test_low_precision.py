@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from distlesson.low_precision import accumulate_updates, cast_gradients, fp8_matmul_error
+from distlesson.memory.low_precision import accumulate_updates, cast_gradients, fp8_matmul_error
 
 
 def test_small_updates_vanish_in_bf16_and_survive_with_a_master_copy():

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from distlesson.memory import (
+from distlesson.catalog.models import MODELS, get_model
+from distlesson.memory.states import (
     Layout,
     MemoryBreakdown,
     bytes_per_param,
@@ -15,7 +16,6 @@ from distlesson.memory import (
     model_states,
     per_gpu_states,
 )
-from distlesson.models import MODELS, get_model
 
 COUNT_OPTIMIZERS = ["adamw", "sgd", "lion", "adam8bit"]  # adafactor needs shapes
 PRESETS = ["mixed", "fp32", "mixed-no-master", "mixed-fp32-grads"]
@@ -155,6 +155,6 @@ def test_every_optimizer_on_every_model_keeps_more_than_weights_and_grads(key, o
     ],
 )
 def test_saving_against_fp32(precision, expected):
-    from distlesson.memory import saving_against_fp32
+    from distlesson.memory.states import saving_against_fp32
 
     assert saving_against_fp32(7e9, precision=precision) == expected

@@ -4,8 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from distlesson.flops import matmul_params
-from distlesson.mfu import (
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.flops import matmul_params
+from distlesson.efficiency.mfu import (
     hfu,
     ideal_step_time,
     mfu,
@@ -14,7 +15,6 @@ from distlesson.mfu import (
     six_n_flops_per_token,
     step_flops,
 )
-from distlesson.models import get_model
 
 H100 = 989e12
 

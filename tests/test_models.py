@@ -2,7 +2,7 @@
 
 import pytest
 
-from distlesson.models import MODELS, Architecture, get_model, parameter_tensors
+from distlesson.catalog.models import MODELS, Architecture, get_model, parameter_tensors
 
 
 @pytest.mark.parametrize("key", sorted(MODELS))

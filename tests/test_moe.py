@@ -2,7 +2,7 @@
 
 import pytest
 
-from distlesson.moe import MoEArchitecture, get_moe_model, moe_parameter_tensors
+from distlesson.catalog.moe import MoEArchitecture, get_moe_model, moe_parameter_tensors
 
 V3 = get_moe_model("deepseek-v3")
 

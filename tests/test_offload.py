@@ -13,11 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.hardware import get_gpu
-from distlesson.interconnects import get_interconnect
-from distlesson.memory import Layout, MemoryBreakdown, min_gpus, model_states
-from distlesson.models import get_model
-from distlesson.offload import (
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.models import get_model
+from distlesson.memory.offload import (
     EXERCISE_NODE,
     TIERS,
     Node,
@@ -26,6 +25,7 @@ from distlesson.offload import (
     offload_plan,
     split_states,
 )
+from distlesson.memory.states import Layout, MemoryBreakdown, min_gpus, model_states
 
 N = 70 * 10**9
 N70 = 70_553_706_496  # Llama 3 70B, counted tensor by tensor
@@ -198,7 +198,8 @@ def test_without_offload_the_search_is_min_gpus(params, precision):
     (lambda: split_states(N, tier="disk"), "tier='disk' is not known; allowed: none, cpu, nvme"),
     (lambda: split_states(0, tier="cpu"), "params=0 must be a positive whole number"),
     (lambda: split_states(N, tier="cpu", precision="fp64"), "precision='fp64' is not known"),
-    (lambda: offload_plan(N, tier="cpu", layout=(8, 2)), "must be a distlesson.memory.Layout"),
+    (lambda: offload_plan(N, tier="cpu", layout=(8, 2)),
+     "must be a distlesson.memory.states.Layout"),
     (lambda: offload_plan(get_model("llama3-70b"), tier="cpu", layout=Layout(tp=3)),
      "tp=3 must divide num_heads=64"),
     (lambda: fewest_gpus(N, tier="cpu", max_nodes=0), "max_nodes=0 must be a positive integer"),

@@ -4,9 +4,9 @@ import math
 
 import pytest
 
-from distlesson.models import ParameterTensor, get_model, parameter_tensors
-from distlesson.optimizers import OPTIMIZERS, get_optimizer, optimizer_state_bytes
-from distlesson.precision import BF16, FP32
+from distlesson.catalog.models import ParameterTensor, get_model, parameter_tensors
+from distlesson.memory.optimizers import OPTIMIZERS, get_optimizer, optimizer_state_bytes
+from distlesson.memory.precision import BF16, FP32
 
 
 @pytest.mark.parametrize(

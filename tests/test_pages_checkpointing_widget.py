@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
 from distlesson.pages import checkpointing_widget
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.transformer import attention_scalars, peak_scalars

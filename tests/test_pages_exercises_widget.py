@@ -10,20 +10,20 @@ import numpy as np
 import pytest
 
 from distlesson import exercises as lib
-from distlesson.bubble import bubble_fraction
-from distlesson.claims_savings import checkpoint_reduction
-from distlesson.collectives import ring_bytes
-from distlesson.data_parallel import data_parallel_grads
-from distlesson.hardware import get_gpu
-from distlesson.memory import model_states
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.claims.savings import checkpoint_reduction
+from distlesson.memory.states import model_states
 from distlesson.pages import exercises_widget
 from distlesson.pages.exercise_texts import TEXTS
-from distlesson.pipeline_sim import simulate
-from distlesson.schedules import build_schedule
+from distlesson.parallel.collectives import ring_bytes
+from distlesson.parallel.data import data_parallel_grads
+from distlesson.parallel.toy_mlp import flatten, init_mlp
+from distlesson.pipeline.bubble import bubble_fraction
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import simulate
 from distlesson.site.placeholders import PLACEHOLDER
 from distlesson.site.prose_lint import ALLOWED_NAMES, typed_numbers
-from distlesson.toy_mlp import flatten, init_mlp
 from tests.pages import ROOT, nav_pages
 from tests.widget_checks import DATA, LOCALES, embedded_data, tags
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from distlesson.hardware import GPUS
-from distlesson.interconnects import INTERCONNECTS
+from distlesson.catalog.hardware import GPUS
+from distlesson.catalog.interconnects import INTERCONNECTS
 from distlesson.pages import hardware
 from distlesson.pages.hardware_labels import LABELS, POINT_NAMES
 

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
+from distlesson.efficiency.step_time import TERMS
 from distlesson.pages import mfu as page
-from distlesson.step_time import TERMS
 
 N405 = 405_853_388_800
 H, F, L, S, V = 16384, 53248, 126, 8192, 128256

@@ -5,12 +5,12 @@ from dataclasses import replace
 
 import pytest
 
-from distlesson.hardware import get_gpu
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.step_time import TERMS, StepInputs, estimate_step
 from distlesson.pages import mfu, mfu_widget
-from distlesson.parallel_layout import analyse_layout
+from distlesson.parallel.layout import analyse_layout
 from distlesson.render.numbers import format_number, format_percent, format_quantity
-from distlesson.step_time import TERMS, StepInputs, estimate_step
 from tests.widget_checks import (
     LOCALES,
     check_controls,

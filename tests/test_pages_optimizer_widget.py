@@ -5,9 +5,9 @@ from fractions import Fraction
 
 import pytest
 
-from distlesson.hardware import get_gpu
-from distlesson.memory import bytes_per_param, min_gpus, model_states
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.memory.states import bytes_per_param, min_gpus, model_states
 from distlesson.pages import optimizer_widget
 from distlesson.render.numbers import format_number, format_quantity
 from tests.widget_checks import (

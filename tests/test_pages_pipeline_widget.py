@@ -5,9 +5,9 @@ from fractions import Fraction
 import pytest
 
 from distlesson.pages import pipeline, pipeline_widget
-from distlesson.pipeline_sim import Durations, simulate
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import Durations, simulate
 from distlesson.render.numbers import format_number, format_percent
-from distlesson.schedules import build_schedule
 from tests.widget_checks import (
     LOCALES,
     check_controls,

@@ -5,16 +5,16 @@ from fractions import Fraction
 
 import pytest
 
-from distlesson.hardware import GPUS
-from distlesson.pages import roofline_widget
-from distlesson.render.numbers import format_number, format_percent
-from distlesson.roofline import (
+from distlesson.catalog.hardware import GPUS
+from distlesson.efficiency.roofline import (
     attainable_flops,
     decode_shape,
     ridge_point,
     roofline_point,
     training_shape,
 )
+from distlesson.pages import roofline_widget
+from distlesson.render.numbers import format_number, format_percent
 from tests.widget_checks import (
     LOCALES,
     check_controls,

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from distlesson.memory import Layout, model_states
-from distlesson.models import get_model
-from distlesson.parallel_layout import Workload, analyse_layout, step_communication
+from distlesson.catalog.models import get_model
+from distlesson.memory.states import Layout, model_states
+from distlesson.parallel.layout import Workload, analyse_layout, step_communication
 
 L70 = get_model("llama3-70b")  # 80 layers, h 8192, 64 heads, 8 kv heads of 128
 N70 = 70_553_706_496

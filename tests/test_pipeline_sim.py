@@ -7,10 +7,7 @@ from itertools import pairwise
 
 import pytest
 
-from distlesson.pipeline_sim import Durations, Slot, simulate
-from distlesson.render.gantt import LABEL_KEYS, gantt_svg
-from distlesson.render.svg import OKABE_ITO
-from distlesson.schedules import (
+from distlesson.pipeline.schedules import (
     SCHEDULES,
     Op,
     Schedule,
@@ -20,6 +17,9 @@ from distlesson.schedules import (
     one_f_one_b,
     zb_h1,
 )
+from distlesson.pipeline.simulator import Durations, Slot, simulate
+from distlesson.render.gantt import LABEL_KEYS, gantt_svg
+from distlesson.render.svg import OKABE_ITO
 
 
 def test_durations_validate():

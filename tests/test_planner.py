@@ -4,12 +4,12 @@ import time
 
 import pytest
 
-from distlesson.bubble import peak_activations
-from distlesson.memory import Layout
-from distlesson.models import get_model
-from distlesson.parallel_layout import Workload, analyse_layout
-from distlesson.planner import HEADROOM, evaluate, plan
-from distlesson.step_time import Cluster, StepInputs, estimate_step
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.planner import HEADROOM, evaluate, plan
+from distlesson.efficiency.step_time import Cluster, StepInputs, estimate_step
+from distlesson.memory.states import Layout
+from distlesson.parallel.layout import Workload, analyse_layout
+from distlesson.pipeline.bubble import peak_activations
 
 LLAMA405 = get_model("llama3-405b")
 H100_16K = Cluster(gpu="h100-sxm", num_gpus=16384, gpus_per_node=8)

@@ -4,7 +4,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from distlesson.precision import (
+from distlesson.memory.precision import (
     BF16,
     FLOAT_FORMATS,
     FP8_E4M3,

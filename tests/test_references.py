@@ -1,6 +1,6 @@
 """The bibliography: keys unique, citations formatted per locale."""
 
-from distlesson.references import REFERENCES, figures
+from distlesson.catalog.references import REFERENCES, figures
 
 
 def test_keys_are_unique_and_every_form_is_a_figure():

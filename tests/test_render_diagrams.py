@@ -12,7 +12,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from distlesson.collectives import ring_all_reduce
+from distlesson.parallel.collectives import ring_all_reduce
 from distlesson.render.diagrams import (
     data_parallel_diagram,
     fsdp_diagram,

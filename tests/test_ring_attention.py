@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.ring_attention import (
+from distlesson.parallel.context import (
     causal_attention,
     causal_work_per_rank,
     ring_attention,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.roofline import (
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.efficiency.roofline import (
     MatmulShape,
     Workloads,
     attainable_flops,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from distlesson.schedules import (
+from distlesson.pipeline.schedules import (
     SCHEDULES,
     Op,
     Schedule,

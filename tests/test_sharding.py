@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from distlesson.sharding import (
+from distlesson.parallel.sharding import (
     Dim0Shard,
     dim0_chunks,
     dim0_shard,

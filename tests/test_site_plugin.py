@@ -33,7 +33,7 @@ def test_an_edit_to_the_library_reloads_it_and_nothing_else_does(monkeypatch):
     importlib.import_module("distlesson.pages.fit")
     # the package's names are the fresh modules' objects: no old class meets a new one
     import distlesson
-    models = importlib.import_module("distlesson.models")
+    models = importlib.import_module("distlesson.catalog.models")
     assert distlesson.get_model is models.get_model
     assert isinstance(distlesson.get_model("llama3-8b"), models.Architecture)
 

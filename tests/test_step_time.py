@@ -7,13 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.memory import Layout
-from distlesson.mfu import model_flops_per_token, recompute_flops_per_token
-from distlesson.models import get_model
-from distlesson.parallel_layout import Workload
-from distlesson.pipeline_sim import simulate
-from distlesson.schedules import build_schedule
-from distlesson.step_time import (
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.mfu import model_flops_per_token, recompute_flops_per_token
+from distlesson.efficiency.step_time import (
     TERMS,
     Cluster,
     DimensionTimes,
@@ -28,6 +24,10 @@ from distlesson.step_time import (
     link_bandwidths,
     young_interval,
 )
+from distlesson.memory.states import Layout
+from distlesson.parallel.layout import Workload
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import simulate
 
 H100, NVLINK, IB = 989e12, 450e9, 50e9
 ARCH = get_model("llama3-8b")

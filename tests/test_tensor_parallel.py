@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.collectives import ring_bytes
-from distlesson.tensor_parallel import (
+from distlesson.parallel.collectives import ring_bytes
+from distlesson.parallel.tensor import (
     AllReduceCount,
     AttentionWeights,
     Communication,

@@ -1,5 +1,5 @@
 """Memory counted from the decoder's live arrays: training states against the formulas of
-:mod:`distlesson.memory`, saved arrays by hand, the L^2 attention term, the crossover, and
+:mod:`distlesson.memory.states`, saved arrays by hand, the L^2 attention term, the crossover, and
 Korthikanti et al.'s terms beside the counted ones."""
 
 from fractions import Fraction
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from distlesson.activations import activation_bytes_per_layer
-from distlesson.memory import MemoryBreakdown, model_states
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
+from distlesson.memory.activations import activation_bytes_per_layer
+from distlesson.memory.states import MemoryBreakdown, model_states
 from distlesson.transformer import checkpointing
 from distlesson.transformer.accounting import counted_training_states, saved_table
 from distlesson.transformer.formula_vs_count import formula_vs_count

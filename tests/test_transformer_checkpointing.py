@@ -4,7 +4,7 @@ saved arrays counted by hand, and loose bounds on the measured recomputation tim
 import numpy as np
 import pytest
 
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
 from distlesson.transformer import checkpointing, model
 from distlesson.transformer.block import BlockTape
 from distlesson.transformer.params import init_params

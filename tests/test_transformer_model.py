@@ -6,7 +6,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from distlesson.models import Architecture, get_model, parameter_tensors
+from distlesson.catalog.models import Architecture, get_model, parameter_tensors
 from distlesson.transformer import ops
 from distlesson.transformer.block import BlockTape, block_backward, block_forward
 from distlesson.transformer.model import backward, forward

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from distlesson.swiglu import SwiGLUWeights, swiglu_mlp
+from distlesson.parallel.swiglu import SwiGLUWeights, swiglu_mlp
 from distlesson.transformer import ops
 
 RTOL = 1e-6
@@ -141,7 +141,8 @@ def test_swiglu_backward():
 
 
 def test_swiglu_mlp_matches_the_projects_reference():
-    # Oracle: distlesson.swiglu stores (in, out) matrices; ours are (out, in), so transpose.
+    # Oracle: distlesson.parallel.swiglu stores (in, out) matrices; ours are (out, in), so
+    # transpose.
     rng = _rng()
     x = rng.standard_normal((7, 4))  # (N, C)
     wg, wu, wd = (rng.standard_normal((6, 4)), rng.standard_normal((6, 4)),

@@ -1,5 +1,5 @@
 """ZeRO-1/2/3 against plain data parallelism and one device; bytes against the closed forms
-of :mod:`distlesson.memory` and :func:`distlesson.zero_sim.zero_comm_bytes`."""
+of :mod:`distlesson.memory.states` and :func:`distlesson.parallel.zero.zero_comm_bytes`."""
 
 from fractions import Fraction
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from distlesson.memory import Layout, model_states, per_gpu_states
-from distlesson.toy_mlp import AdamW, MLPParams, flatten, init_mlp, train_single_device
-from distlesson.zero_sim import train_zero, zero_comm_bytes
+from distlesson.memory.states import Layout, model_states, per_gpu_states
+from distlesson.parallel.toy_mlp import AdamW, MLPParams, flatten, init_mlp, train_single_device
+from distlesson.parallel.zero import train_zero, zero_comm_bytes
 
 D_IN, D_HIDDEN, D_OUT = 5, 7, 3
 P = 66  # 5 x 7 + 7 + 7 x 3 + 3: divisible by dp = 1, 2, 3, 6, padded for 4, 5, 7, 8

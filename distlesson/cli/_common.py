@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from distlesson.claim import placeholders
-from distlesson.models import MODELS
+from distlesson.catalog.models import MODELS
+from distlesson.claims.claim import placeholders
 from distlesson.site.placeholders import PLACEHOLDER
 from distlesson.units import GB, MB, TB, parse_quantity
 

@@ -1,6 +1,6 @@
 """``distlesson activations``: the activation memory of transformer layers, per GPU.
 
-The formulas of Korthikanti et al. 2022 (:mod:`distlesson.activations`): the bytes one layer
+The formulas of Korthikanti et al. 2022 (:mod:`distlesson.memory.activations`): the bytes one layer
 keeps for its backward pass per micro-batch, and ``total_bytes`` = that x layers, for one
 micro-batch and no pipeline (the busiest stage under 1F1B is the ``layout`` subcommand's).
 A ``--model`` gives hidden size, heads and layers; its ``--seq`` defaults to 2048, the
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from distlesson.activations import RECOMPUTE, activation_bytes_per_layer
-from distlesson.models import MODELS, get_model
+from distlesson.catalog.models import MODELS, get_model
+from distlesson.memory.activations import RECOMPUTE, activation_bytes_per_layer
 from distlesson.units import GB
 
 from ._common import Result, number, positive_int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from distlesson.claims import CLAIMS, claim_figures
+from distlesson.claims.register import CLAIMS, claim_figures
 
 from ._common import Result, format_figure, resolve_placeholders
 

@@ -1,6 +1,7 @@
 """``distlesson cost``: the dollars of a training run, from GPU-hours or from FLOPs.
 
-Two ways in (:mod:`distlesson.cost`): ``--gpu-hours`` and a price give the dollars directly;
+Two ways in (:mod:`distlesson.efficiency.cost`): ``--gpu-hours`` and a price give the dollars
+directly;
 or the work, ``--params``/``--model`` and ``--tokens`` (6 N T, or Narayanan et al.'s count
 with ``--model`` and ``--seq``), run on ``--gpu`` at ``--mfu``, gives GPU-hours and then
 dollars. ``--price`` defaults to the Persian lesson's assumption for the GPU, if it has one.
@@ -11,10 +12,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from distlesson.cost import PRICES, cost_usd, gpu_hours, training_flops
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.models import MODELS, get_model
-from distlesson.moe import MOE_MODELS, get_moe_model
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.catalog.models import MODELS, get_model
+from distlesson.catalog.moe import MOE_MODELS, get_moe_model
+from distlesson.efficiency.cost import PRICES, cost_usd, gpu_hours, training_flops
 from distlesson.units import parse_quantity
 
 from ._common import Result, number, params_type, positive_int

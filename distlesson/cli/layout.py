@@ -1,6 +1,6 @@
 """``distlesson layout``: one layout dp x tp x pp x cp, its memory and traffic per GPU.
 
-The combined view of the parallelism chapter (:mod:`distlesson.parallel_layout`): model
+The combined view of the parallelism chapter (:mod:`distlesson.parallel.layout`): model
 states with the ZeRO stage, activations (Korthikanti et al. 2022), and the bytes each GPU
 sends per step in each dimension, with the time they take over the dimension's link.
 """
@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from distlesson.activations import RECOMPUTE
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.interconnects import INTERCONNECTS, get_interconnect
-from distlesson.memory import Layout
-from distlesson.models import MODELS, get_model
-from distlesson.optimizers import OPTIMIZERS
-from distlesson.parallel_layout import Workload, analyse_layout
-from distlesson.precision import PRESETS
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.catalog.interconnects import INTERCONNECTS, get_interconnect
+from distlesson.catalog.models import MODELS, get_model
+from distlesson.memory.activations import RECOMPUTE
+from distlesson.memory.optimizers import OPTIMIZERS
+from distlesson.memory.precision import PRESETS
+from distlesson.memory.states import Layout
+from distlesson.parallel.layout import Workload, analyse_layout
 from distlesson.units import GB
 
 from ._common import Result, number, positive_int

@@ -6,11 +6,11 @@ import argparse
 from collections.abc import Sequence
 from fractions import Fraction
 
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.memory import Layout, check_layout, min_gpus, model_states, per_gpu_states
-from distlesson.models import get_model
-from distlesson.optimizers import OPTIMIZERS
-from distlesson.precision import PRESETS
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.memory.optimizers import OPTIMIZERS
+from distlesson.memory.precision import PRESETS
+from distlesson.memory.states import Layout, check_layout, min_gpus, model_states, per_gpu_states
 from distlesson.units import GB
 
 from ._common import Result, add_size, number, positive_int

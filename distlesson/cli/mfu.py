@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from distlesson.activations import RECOMPUTE
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.mfu import hfu, ideal_step_time, mfu, step_flops
-from distlesson.models import get_model
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.mfu import hfu, ideal_step_time, mfu, step_flops
+from distlesson.memory.activations import RECOMPUTE
 from distlesson.units import parse_quantity
 
 from ._common import Result, add_size, number, positive_int

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Callable
 from fractions import Fraction
 
-from distlesson.pipeline_sim import Durations, simulate
-from distlesson.schedules import SCHEDULES, build_schedule
+from distlesson.pipeline.schedules import SCHEDULES, build_schedule
+from distlesson.pipeline.simulator import Durations, simulate
 
 from ._common import Result, format_figure, number, positive_int
 

@@ -1,8 +1,8 @@
 """``distlesson plan``: the layouts of a model on a cluster, ranked by estimated step time.
 
 Every layout dp x tp x pp x cp with each ZeRO stage, recomputation and pipeline schedule
-(:mod:`distlesson.planner`), or one fixed layout with ``--dp --tp --pp --cp [--zero]``;
-step times from :mod:`distlesson.step_time`'s seven terms.
+(:mod:`distlesson.efficiency.planner`), or one fixed layout with ``--dp --tp --pp --cp [--zero]``;
+step times from :mod:`distlesson.efficiency.step_time`'s seven terms.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from distlesson.activations import RECOMPUTE
-from distlesson.hardware import GPUS
-from distlesson.memory import Layout
-from distlesson.models import MODELS, get_model
-from distlesson.planner import HEADROOM, PlannedConfig, evaluate, plan
-from distlesson.step_time import TERMS, Cluster
+from distlesson.catalog.hardware import GPUS
+from distlesson.catalog.models import MODELS, get_model
+from distlesson.efficiency.planner import HEADROOM, PlannedConfig, evaluate, plan
+from distlesson.efficiency.step_time import TERMS, Cluster
+from distlesson.memory.activations import RECOMPUTE
+from distlesson.memory.states import Layout
 from distlesson.units import GB
 
 from ._common import Result, add_size, number, positive_int

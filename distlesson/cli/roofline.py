@@ -1,6 +1,7 @@
 """``distlesson roofline``: a GPU's roofline and where the chapter's matmuls fall on it.
 
-The model of Williams et al. 2009 (:mod:`distlesson.roofline`): the ridge point (peak FLOP/s
+The model of Williams et al. 2009 (:mod:`distlesson.efficiency.roofline`): the ridge point (peak
+FLOP/s
 over HBM bytes/s), and for decode at each ``--batch`` through an h x h weight and for a
 training matmul of ``--tokens`` tokens through an h -> 4h weight, the arithmetic intensity,
 the attainable FLOP/s and their share of the peak. Defaults: the Catalan chapter's points.
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.roofline import (
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.efficiency.roofline import (
     BYTES_PER_VALUE,
     Workloads,
     decode_batch_at_ridge,

@@ -29,7 +29,7 @@ SEED = 1
 EXAMPLES_PER_RANK = 8
 """Every rank gets as many examples, so that DDP's average of the ranks' mean gradients
 is the mean over the whole batch (an uneven split would need weights, as the library's
-:func:`~distlesson.data_parallel.data_parallel_grads` applies)."""
+:func:`~distlesson.parallel.data.data_parallel_grads` applies)."""
 ACCUMULATION = 4
 """K, micro-steps per optimizer step in the accumulation check (micro-batches of 2)."""
 GRAD_TOLERANCE = 1e-5

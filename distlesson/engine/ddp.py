@@ -5,12 +5,12 @@ batch. DDP averages the gradients in buckets; a communication hook counts the by
 every bucket it hands to the all-reduce. Compared with the library:
 
 - the averaged gradient and the full-batch gradient of one process
-  (:func:`distlesson.toy_mlp.loss_and_grads`, float64);
+  (:func:`distlesson.parallel.toy_mlp.loss_and_grads`, float64);
 - the bytes per step and the gradient payload of the memory model (parameters x 4 bytes);
 - gradient accumulation: K micro-steps under ``no_sync`` all-reduce once, against K times
   when syncing every micro-step (so K times fewer bytes: every all-reduce carries the same
   buckets), and give the same gradient
-  (:func:`distlesson.data_parallel.data_parallel_grads` with ``num_microbatches=K``).
+  (:func:`distlesson.parallel.data.data_parallel_grads` with ``num_microbatches=K``).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ import torch.distributed as dist
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 from torch.nn.parallel import DistributedDataParallel
 
-from distlesson.data_parallel import data_parallel_grads, split_batch
-from distlesson.memory import model_states
-from distlesson.toy_mlp import MLPParams, flatten, init_mlp, loss_and_grads
+from distlesson.memory.states import model_states
+from distlesson.parallel.data import data_parallel_grads, split_batch
+from distlesson.parallel.toy_mlp import MLPParams, flatten, init_mlp, loss_and_grads
 
 from .config import ACCUMULATION, EXAMPLES_PER_RANK, GRAD_TOLERANCE, SEED, TOY_SHAPE
-from .launch import DistContext
+from .group import DistContext
 from .report import Check, GroupResult
 from .toy_models import batch, half_squared_error, mlp_grads, mlp_module
 

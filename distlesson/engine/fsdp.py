@@ -11,7 +11,7 @@ Two models. In the even one every dim 0 is a multiple of n, so each rank holds e
 1/n of every state: the memory model's ZeRO-3 division, with no padding. In the uneven
 one, dim 0 is cut with ``torch.chunk`` semantics (pieces of ceil(d0 / n) rows, the last
 shorter, empty ones appended): the local pieces follow
-:func:`distlesson.sharding.dim0_shard`, sum exactly to the memory model's total, and
+:func:`distlesson.parallel.sharding.dim0_shard`, sum exactly to the memory model's total, and
 differ from total / n per rank; every rank also allocates the padded size.
 """
 
@@ -23,12 +23,12 @@ from torch import nn
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 
-from distlesson.data_parallel import split_batch
-from distlesson.memory import Layout, MemoryBreakdown, model_states, per_gpu_states
-from distlesson.optimizers import optimizer_state_bytes
-from distlesson.precision import get_preset
-from distlesson.sharding import dim0_shard
-from distlesson.toy_mlp import (
+from distlesson.memory.optimizers import optimizer_state_bytes
+from distlesson.memory.precision import get_preset
+from distlesson.memory.states import Layout, MemoryBreakdown, model_states, per_gpu_states
+from distlesson.parallel.data import split_batch
+from distlesson.parallel.sharding import dim0_shard
+from distlesson.parallel.toy_mlp import (
     AdamW,
     MLPParams,
     flatten,
@@ -38,7 +38,7 @@ from distlesson.toy_mlp import (
 )
 
 from .config import EXAMPLES_PER_RANK, GRAD_TOLERANCE, SEED, even_shape, uneven_shape
-from .launch import DistContext
+from .group import DistContext
 from .report import Check, GroupResult
 from .toy_models import (
     batch,
@@ -157,7 +157,7 @@ def run(ctx: DistContext) -> GroupResult:
     share = tuple(float(uneven_share.weights) for _ in range(n))
     rows += [
         Check("fsdp.uneven.weights", "weights per rank, dim 0 not divisible by n = "
-              "torch.chunk pieces (distlesson.sharding.dim0_shard)", "bytes",
+              "torch.chunk pieces (distlesson.parallel.sharding.dim0_shard)", "bytes",
               ranks(1, "weights"), local),
         Check("fsdp.uneven.moments", "AdamW moments per rank, uneven = two moments of the "
               "same pieces", "bytes", ranks(1, "moments"),

@@ -1,6 +1,6 @@
-"""Process groups for the lab: set up, tear down, start ranks, bring results back.
+"""Starting the lab's ranks and bringing their results back.
 
-Two ways to get ranks, one code path for the checks:
+Two ways to get ranks, one code path for the checks (the group itself is :mod:`.group`):
 
 - under ``torchrun`` (a cluster, or ``torchrun --nproc-per-node 2`` on a laptop), every
   process reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT from its
@@ -17,7 +17,6 @@ otherwise Gloo on the CPU. The checks never look at which one they got.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import socket
@@ -25,84 +24,22 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import torch
-import torch.distributed as dist
 import torch.multiprocessing as mp
 
+from .group import setup, teardown
 from .report import EngineReport
+from .suite import run_suite
 
-__all__ = ["DistContext", "free_port", "run_in_process", "setup", "spawn_checks", "teardown"]
-
-COLLECTIVE_TIMEOUT = timedelta(seconds=120)
-"""A rank that waits this long in a collective fails instead of hanging a build."""
-
-
-@dataclass(frozen=True)
-class DistContext:
-    """Who this process is in the process group, and where its tensors live."""
-
-    rank: int
-    """Global rank, 0 .. world_size - 1."""
-    world_size: int
-    """Number of ranks."""
-    local_rank: int
-    """Rank within the machine: the GPU index under NCCL."""
-    backend: str
-    """``gloo`` or ``nccl``."""
-    device: str
-    """``cpu`` or ``cuda:<local_rank>``: where models and batches are placed."""
-
-    @property
-    def device_type(self) -> str:
-        """``cpu`` or ``cuda``, for ``init_device_mesh``."""
-        return self.device.split(":")[0]
-
-    def gather(self, obj: Any) -> list[Any] | None:
-        """Every rank's ``obj``, in rank order, on rank 0 (None on the other ranks).
-
-        ``all_gather_object`` rather than ``gather_object``: it works alike on Gloo and NCCL.
-        """
-        gathered: list[Any] = [None] * self.world_size
-        dist.all_gather_object(gathered, obj)
-        return gathered if self.rank == 0 else None
-
-
-def setup(rank: int, world_size: int, local_rank: int, init_method: str) -> DistContext:
-    """Join the process group; NCCL and this rank's GPU if CUDA is available, else Gloo."""
-    cuda = torch.cuda.is_available()
-    if cuda:
-        torch.cuda.set_device(local_rank)
-    else:
-        torch.set_num_threads(1)  # ranks share the CPU cores: one thread each, no contention
-    backend = "nccl" if cuda else "gloo"
-    dist.init_process_group(backend, init_method=init_method, rank=rank,
-                            world_size=world_size, timeout=COLLECTIVE_TIMEOUT)
-    return DistContext(rank, world_size, local_rank, backend,
-                       f"cuda:{local_rank}" if cuda else "cpu")
-
-
-def teardown() -> None:
-    """Leave the process group (every rank must call it).
-
-    The models, DDP reducers and pipeline stages of the checks hold the group in reference
-    cycles: collect them first, so that their Gloo work is released while the group and
-    the interpreter are still whole.
-    """
-    gc.collect()
-    if dist.is_initialized():
-        dist.destroy_process_group()
+__all__ = ["free_port", "run_in_process", "spawn_checks"]
 
 
 def run_in_process(groups: Sequence[str]) -> dict[str, Any] | None:
     """Run the checks in this process, a rank started by torchrun; the report's dict on
     rank 0 (without the caller's wall time, which rank 0 fills in), None elsewhere."""
-    from .suite import run_suite  # the checks import torch's distributed packages
-
     start = time.perf_counter()
     ctx = setup(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]),
                 int(os.environ["LOCAL_RANK"]), "env://")
@@ -125,8 +62,6 @@ def free_port() -> int:
 def _worker(rank: int, world_size: int, port: int, out_path: str,
             groups: tuple[str, ...]) -> None:
     """One spawned rank: join, run the checks, rank 0 writes the results as JSON."""
-    from .suite import run_suite
-
     ctx = setup(rank, world_size, rank, f"tcp://127.0.0.1:{port}")
     try:
         result = run_suite(ctx, groups)

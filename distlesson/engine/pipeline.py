@@ -4,7 +4,7 @@ Every rank is one stage (a Linear and a tanh) of a pipeline of pp = n stages, fe
 m = max(8, 2 pp) microbatches: the pipeline chapter's 4 stages and 8 microbatches at n = 4. The
 stage's ``forward_one_chunk`` and ``backward_one_chunk`` are wrapped to record the order
 in which the schedule really calls them, for ``ScheduleGPipe`` and ``Schedule1F1B``; the
-library's :mod:`distlesson.schedules` gives its table for the same pp and m.
+library's :mod:`distlesson.pipeline.schedules` gives its table for the same pp and m.
 
 - 1F1B: torch runs exactly the library's order on every stage. Torch's code calls
   pp - s forwards "warm-up" where the library (and Megatron-LM) says pp - s - 1 and counts
@@ -25,11 +25,11 @@ import torch
 from torch import nn
 from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
 
-from distlesson.pipeline_sim import Durations, simulate
-from distlesson.schedules import Op, Schedule, build_schedule
+from distlesson.pipeline.schedules import Op, Schedule, build_schedule
+from distlesson.pipeline.simulator import Durations, simulate
 
 from .config import SEED, num_microbatches
-from .launch import DistContext
+from .group import DistContext
 from .report import Check, GroupResult
 
 __all__ = ["run"]

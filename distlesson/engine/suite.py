@@ -14,7 +14,7 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from .launch import DistContext
+from .group import DistContext
 from .report import GROUPS, GroupResult
 
 __all__ = ["MODULES", "run_suite"]

@@ -4,8 +4,8 @@ The SwiGLU MLP (float64, the library's weights) is split over the n ranks with
 ``parallelize_module``: gate and up ``ColwiseParallel``, down ``RowwiseParallel``, and a
 ``PrepareModuleInput`` on the MLP that makes its input a replicated DTensor once, the
 place of Megatron's f operator. ``CommDebugMode`` counts the collectives of the forward
-and of the backward; the library's :func:`distlesson.tensor_parallel.megatron_mlp` and
-:func:`~distlesson.tensor_parallel.megatron_mlp_backward` count theirs: one all-reduce each
+and of the backward; the library's :func:`distlesson.parallel.tensor.megatron_mlp` and
+:func:`~distlesson.parallel.tensor.megatron_mlp_backward` count theirs: one all-reduce each
 way (Shoeybi et al. 2019, figure 3).
 
 Without the ``PrepareModuleInput``, each ColwiseParallel linear turns the input into a
@@ -28,11 +28,11 @@ from torch.distributed.tensor.parallel import (
     parallelize_module,
 )
 
-from distlesson.swiglu import SwiGLUWeights
-from distlesson.tensor_parallel import megatron_mlp, megatron_mlp_backward
+from distlesson.parallel.swiglu import SwiGLUWeights
+from distlesson.parallel.tensor import megatron_mlp, megatron_mlp_backward
 
 from .config import SEED, TP_HIDDEN, TP_TOKENS, TP_TOLERANCE, ffn_hidden
-from .launch import DistContext
+from .group import DistContext
 from .report import Check, GroupResult
 from .toy_models import SwiGLU, to_numpy
 

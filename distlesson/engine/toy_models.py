@@ -1,6 +1,7 @@
 """The library's small models as torch modules, with the library's weights.
 
-The checks build torch models from :mod:`distlesson.toy_mlp` and :mod:`distlesson.swiglu`
+The checks build torch models from :mod:`distlesson.parallel.toy_mlp` and
+:mod:`distlesson.parallel.swiglu`
 weights, so that torch's result and the library's reference start from the same numbers.
 ``nn.Linear`` stores its weight as (out, in), the transpose of the library's (in, out).
 """
@@ -11,8 +12,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from distlesson.swiglu import SwiGLUWeights
-from distlesson.toy_mlp import MLPParams
+from distlesson.parallel.swiglu import SwiGLUWeights
+from distlesson.parallel.toy_mlp import MLPParams
 
 from .config import SEED
 
@@ -73,13 +74,14 @@ def torch_shapes(params: MLPParams) -> tuple[tuple[int, ...], ...]:
 
 
 def half_squared_error(output: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """The toy MLP's loss, as :func:`distlesson.toy_mlp.backward` defines it: the mean over
+    """The toy MLP's loss, as :func:`distlesson.parallel.toy_mlp.backward` defines it: the mean over
     the examples of half the squared error, 1/(2B) sum (yhat - y)^2."""
     return 0.5 * ((output - target) ** 2).sum() / output.shape[0]
 
 
 class SwiGLU(nn.Module):
-    """(silu(x W_gate) * (x W_up)) W_down without biases (:func:`distlesson.swiglu.swiglu_mlp`)."""
+    """(silu(x W_gate) * (x W_up)) W_down without biases
+    (:func:`distlesson.parallel.swiglu.swiglu_mlp`)."""
 
     def __init__(self, weights: SwiGLUWeights, device: str) -> None:
         super().__init__()

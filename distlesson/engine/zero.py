@@ -4,7 +4,7 @@ The toy MLP (float32) is trained two AdamW steps, on two batches, with DDP for t
 ZeroRedundancyOptimizer for the update; then each rank's optimizer state is read from the
 tensors it holds. ZeroRedundancyOptimizer does not split a flat vector evenly: it gives
 every parameter tensor whole to one rank, largest first, to the emptiest rank
-(:func:`distlesson.sharding.greedy_partition` reproduces it). So, exactly:
+(:func:`distlesson.parallel.sharding.greedy_partition` reproduces it). So, exactly:
 
 - summed over ranks, the AdamW moments are the memory model's optimizer bytes;
 - per rank, they are the greedy partition's elements x 8 bytes (two fp32 moments);
@@ -24,15 +24,21 @@ import torch
 from torch.distributed.optim import ZeroRedundancyOptimizer
 from torch.nn.parallel import DistributedDataParallel
 
-from distlesson.data_parallel import split_batch
-from distlesson.memory import Layout, model_states, per_gpu_states
-from distlesson.optimizers import optimizer_state_bytes
-from distlesson.precision import get_preset
-from distlesson.sharding import greedy_partition, partition_numels
-from distlesson.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
+from distlesson.memory.optimizers import optimizer_state_bytes
+from distlesson.memory.precision import get_preset
+from distlesson.memory.states import Layout, model_states, per_gpu_states
+from distlesson.parallel.data import split_batch
+from distlesson.parallel.sharding import greedy_partition, partition_numels
+from distlesson.parallel.toy_mlp import (
+    AdamW,
+    flatten,
+    init_mlp,
+    loss_and_grads,
+    train_single_device,
+)
 
 from .config import EXAMPLES_PER_RANK, GRAD_TOLERANCE, SEED, TOY_SHAPE
-from .launch import DistContext
+from .group import DistContext
 from .report import Check, GroupResult
 from .toy_models import batch, half_squared_error, mlp_module, mlp_params
 
@@ -122,7 +128,7 @@ def run(ctx: DistContext) -> GroupResult:
         Check("zero1.per_rank", "AdamW moments per rank = the greedy whole-tensor partition",
               "bytes", moments, predicted,
               note="ZeroRedundancyOptimizer: largest tensor first, to the rank with the "
-              "fewest elements (distlesson.sharding.greedy_partition)"),
+              "fewest elements (distlesson.parallel.sharding.greedy_partition)"),
         Check("zero1.even_split", "AdamW moments per rank against the memory model's even "
               "split total / n", "bytes", moments, even,
               expect_equal=predicted == even,

@@ -2,7 +2,7 @@
 
 The counts come from the course's own numpy transformer (:mod:`distlesson.transformer`),
 read from the arrays its forward really keeps; the formulas at scale from
-:mod:`distlesson.activations`; the times are measured when the page is built.
+:mod:`distlesson.memory.activations`; the times are measured when the page is built.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import math
 import os
 from fractions import Fraction
 
-from distlesson.activations import activation_bytes_per_layer
-from distlesson.models import Architecture, get_model
+from distlesson.catalog.models import Architecture, get_model
+from distlesson.memory.activations import activation_bytes_per_layer
 from distlesson.pages.savings_labels import CKPT_LABELS, GROUPS, TERMS
 from distlesson.render.figure import Figure
 from distlesson.render.lines import loglog_lines

@@ -18,7 +18,7 @@ import functools
 import html
 from typing import Any
 
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
 from distlesson.pages.checkpointing import BATCH, LAYER_COUNTS, MODEL, SEQ_LEN, SWEEP
 from distlesson.pages.savings_labels import CKPT_LABELS
 from distlesson.pages.widget_html import (

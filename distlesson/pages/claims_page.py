@@ -1,6 +1,6 @@
 """The claims register as pages show it: what a source states, what the library computes.
 
-The register itself is :mod:`distlesson.claims`; this module formats it for a locale, and
+The register itself is :mod:`distlesson.claims.register`; this module formats it for a locale, and
 turns each claim's values into figures that prose (and the claims' own texts) can cite as
 ``{{ claim.<id>.stated }}``.
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 import functools
 import math
 
-from distlesson.claim import Claim
-from distlesson.claims import CLAIMS, claim_figures
+from distlesson.claims.claim import Claim
+from distlesson.claims.register import CLAIMS, claim_figures
+from distlesson.claims.translations import CLAIM_TEXTS
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import check_locale
 from distlesson.render.tables import Table, markdown_table
-from distlesson.translations import CLAIM_TEXTS
 
 __all__ = ["claims_table", "figures", "render_text"]
 
@@ -98,7 +98,8 @@ def render_text(text: str, locale: str) -> str:
     from distlesson.site.figures import figure_registry
     from distlesson.site.placeholders import resolve_placeholders
 
-    return resolve_placeholders(text, locale, figure_registry(), where="distlesson/claims.py")
+    return resolve_placeholders(text, locale, figure_registry(),
+                                where="distlesson/claims/register.py")
 
 
 def _text(texts: dict[str, str] | object, locale: str) -> str:

@@ -1,15 +1,23 @@
 """Chapter "Planning and cost", second half: what training runs cost, recomputed.
 
-Published runs (:data:`distlesson.cost.REPORTED`) are recomputed from their own figures, and
+Published runs (:data:`distlesson.efficiency.cost.REPORTED`) are recomputed from their own figures,
+and
 the Persian lesson's cost exercise is answered with its own prices
-(:data:`distlesson.cost.PRICES`) for a few catalog models.
+(:data:`distlesson.efficiency.cost.PRICES`) for a few catalog models.
 """
 
 from __future__ import annotations
 
-from distlesson.cost import PRICES, REPORTED, cost_usd, gpu_hours, run_cost, training_flops
-from distlesson.hardware import get_gpu
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.cost import (
+    PRICES,
+    REPORTED,
+    cost_usd,
+    gpu_hours,
+    run_cost,
+    training_flops,
+)
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import (
     format_number,

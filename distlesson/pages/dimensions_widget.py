@@ -3,10 +3,10 @@ stage and the micro-batches for Llama 3 70B; see what one GPU holds and sends pe
 the step's pipeline.
 
 The widget looks values up; it computes nothing. At build, :func:`widget_data` asks
-:func:`distlesson.parallel_layout.analyse_layout` for every setting of the grid below, on the
+:func:`distlesson.parallel.layout.analyse_layout` for every setting of the grid below, on the
 chapter's step (:data:`distlesson.pages.parallelism.STEP`, its 128 sequences cut into the
-chosen micro-batches by :meth:`~distlesson.parallel_layout.Workload.split`), and simulates
-1F1B (:mod:`distlesson.pipeline_sim`) for the report's stages and micro-batches. A setting
+chosen micro-batches by :meth:`~distlesson.parallel.layout.Workload.split`), and simulates
+1F1B (:mod:`distlesson.pipeline.simulator`) for the report's stages and micro-batches. A setting
 the library refuses carries the reason instead. The grid has 21,000 settings, so each output
 is embedded as a table over the controls it depends on (:mod:`distlesson.pages.widget_grid`),
 already formatted for the page's language. ``docs/assets/widget-dimensions.js`` reads them on
@@ -20,9 +20,9 @@ import functools
 import html
 from typing import Any
 
-from distlesson.hardware import get_gpu
-from distlesson.memory import Layout
-from distlesson.models import get_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.memory.states import Layout
 from distlesson.pages.dimensions_labels import WORDS, refusal_text
 from distlesson.pages.parallelism import GPU, MODEL, STEP
 from distlesson.pages.parallelism_labels import LABELS
@@ -40,7 +40,7 @@ from distlesson.pages.widget_html import (
     timeline_svg,
     widget,
 )
-from distlesson.parallel_layout import LayoutReport, analyse_layout
+from distlesson.parallel.layout import LayoutReport, analyse_layout
 from distlesson.render.numbers import (
     check_locale,
     format_number,

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from distlesson.collectives import ring_all_reduce
 from distlesson.engine import GROUPS, WORLD_SIZES, Check, EngineReport, run_checks
 from distlesson.engine.config import (
     ACCUMULATION,
@@ -24,14 +23,15 @@ from distlesson.engine.config import (
     TOY_SHAPE,
     num_microbatches,
 )
-from distlesson.memory import model_states
+from distlesson.memory.states import model_states
 from distlesson.pages.engine_lab_labels import CHECKS, LABELS, NOTE_OF, NOTES
 from distlesson.pages.engine_lab_labels import GROUPS as GROUP_NAMES
+from distlesson.parallel.collectives import ring_all_reduce
+from distlesson.parallel.toy_mlp import init_mlp
+from distlesson.pipeline.schedules import build_schedule
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.schedules import build_schedule
-from distlesson.toy_mlp import init_mlp
 
 __all__ = ["WORLD_SIZE", "comparison_table", "excerpt", "figures", "lab_report",
            "machine_table", "order_table", "ring_sent"]

@@ -264,13 +264,13 @@ NOTES = {
     "zero1.per_rank": {
         "en": "`ZeroRedundancyOptimizer` gives each tensor whole, largest first, to the "
               "rank holding the fewest elements so far "
-              "(`distlesson.sharding.greedy_partition`).",
+              "(`distlesson.parallel.sharding.greedy_partition`).",
         "ca": "`ZeroRedundancyOptimizer` assigna cada tensor sencer, del més gran al més "
               "petit, al rang que fins aleshores té menys elements "
-              "(`distlesson.sharding.greedy_partition`).",
+              "(`distlesson.parallel.sharding.greedy_partition`).",
         "fa": "`ZeroRedundancyOptimizer` هر تنسور را کامل، از بزرگ‌ترین شروع کرده، به رنکی "
               "می‌دهد که تا آن لحظه کمترین عنصر را دارد "
-              "(`distlesson.sharding.greedy_partition`)."},
+              "(`distlesson.parallel.sharding.greedy_partition`)."},
     "zero1.even_split": {
         "en": "whole tensors cannot balance exactly; the even split holds for a flat, "
               "padded vector (DeepSpeed ZeRO, the `FlatParameter` of `FSDP1`), not for "

@@ -1,7 +1,7 @@
 """Chapter "Why it does not fit": the figures, tables and plot of its pages.
 
-Every number comes from the memory model (:mod:`distlesson.memory`), the formats
-(:mod:`distlesson.precision`) and the catalogs; this module only chooses what to show and
+Every number comes from the memory model (:mod:`distlesson.memory.states`), the formats
+(:mod:`distlesson.memory.precision`) and the catalogs; this module only chooses what to show and
 formats it for a locale.
 """
 
@@ -13,18 +13,18 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 
-from distlesson.hardware import get_gpu
-from distlesson.memory import (
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.models import get_model
+from distlesson.memory.optimizers import OPTIMIZERS
+from distlesson.memory.precision import BF16, FLOAT_FORMATS, FP16, FP32, PRESETS
+from distlesson.memory.states import (
     MemoryBreakdown,
     bytes_per_param,
     min_gpus,
     model_states,
     saving_against_fp32,
 )
-from distlesson.models import get_model
-from distlesson.optimizers import OPTIMIZERS
 from distlesson.pages.fit_labels import LABELS, OPTIMIZER_KEEPS, OPTIMIZER_NAMES, PRESET_NAMES
-from distlesson.precision import BF16, FLOAT_FORMATS, FP16, FP32, PRESETS
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import (
     format_number,

@@ -1,7 +1,8 @@
 """Chapter "The hardware in one page": the GPU catalog, the roofline, the links between GPUs.
 
-Every number comes from the catalogs (:mod:`distlesson.hardware`,
-:mod:`distlesson.interconnects`) and the roofline model (:mod:`distlesson.roofline`,
+Every number comes from the catalogs (:mod:`distlesson.catalog.hardware`,
+:mod:`distlesson.catalog.interconnects`) and the roofline model
+(:mod:`distlesson.efficiency.roofline`,
 Williams et al. 2009); the chapter's choices are the inputs below.
 """
 
@@ -10,14 +11,9 @@ from __future__ import annotations
 import functools
 import math
 
-from distlesson.hardware import GPUS, get_gpu
-from distlesson.interconnects import INTERCONNECTS
-from distlesson.pages.hardware_labels import LABELS, POINT_NAMES, SCOPES
-from distlesson.render.figure import Figure
-from distlesson.render.numbers import format_number, format_percent, format_quantity
-from distlesson.render.roofline_plot import Roof, RoofPoint, roofline_svg
-from distlesson.render.tables import Table, markdown_table
-from distlesson.roofline import (
+from distlesson.catalog.hardware import GPUS, get_gpu
+from distlesson.catalog.interconnects import INTERCONNECTS
+from distlesson.efficiency.roofline import (
     RooflinePoint,
     Workloads,
     decode_batch_at_ridge,
@@ -27,6 +23,11 @@ from distlesson.roofline import (
     roofline_polyline,
     workload_points,
 )
+from distlesson.pages.hardware_labels import LABELS, POINT_NAMES, SCOPES
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.roofline_plot import Roof, RoofPoint, roofline_svg
+from distlesson.render.tables import Table, markdown_table
 
 __all__ = ["catalog_table", "figures", "links_table", "points_table", "roofline_plot"]
 

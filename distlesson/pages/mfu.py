@@ -1,25 +1,19 @@
 """Chapter section "MFU: where the time goes": one step of Llama 3.1 405B, term by term.
 
-The step is :mod:`distlesson.step_time`'s seven terms for the chapter's scenario below; MFU
-is read off them and, independently, from the FLOPs (:mod:`distlesson.mfu`). The Catalan
-chapter's widget showed its own split of such a step; :data:`CATALAN_WIDGET` keeps its
-figures (inputs from a source, not results) so that the page can compare.
+The step is :mod:`distlesson.efficiency.step_time`'s seven terms for the chapter's scenario
+below; MFU is read off them and, independently, from the FLOPs
+(:mod:`distlesson.efficiency.mfu`). The Catalan chapter's widget showed its own split of
+such a step; :data:`CATALAN_WIDGET` keeps its figures (inputs from a source, not
+results) so that the page can compare.
 """
 
 from __future__ import annotations
 
 import functools
 
-from distlesson.cost import get_reported_run
-from distlesson.memory import Layout
-from distlesson.models import get_model
-from distlesson.parallel_layout import Workload
-from distlesson.render.figure import Figure
-from distlesson.render.numbers import format_number, format_percent, format_quantity
-from distlesson.render.numbers import format_scientific as scientific
-from distlesson.render.svg import stacked_barh
-from distlesson.render.tables import Table, markdown_table
-from distlesson.step_time import (
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.cost import get_reported_run
+from distlesson.efficiency.step_time import (
     TERMS,
     Cluster,
     StepEstimate,
@@ -27,6 +21,13 @@ from distlesson.step_time import (
     estimate_step,
     fix_largest,
 )
+from distlesson.memory.states import Layout
+from distlesson.parallel.layout import Workload
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.numbers import format_scientific as scientific
+from distlesson.render.svg import stacked_barh
+from distlesson.render.tables import Table, markdown_table
 
 __all__ = ["CATALAN_WIDGET", "compare_table", "exercise_table", "figures", "llama405_step",
            "step_bar", "terms_table", "two_ways_table"]
@@ -46,13 +47,13 @@ DATA_STALL = 0.2
 """Seconds per step waiting for data: a modelling choice (Llama 3 reports no figure)."""
 KERNEL_EFFICIENCY = StepInputs().kernel_efficiency
 """Fraction of the dense bf16 peak the step's kernels reach while computing: the step
-model's default, a modelling choice (see :class:`~distlesson.step_time.StepInputs`)."""
+model's default, a modelling choice (see :class:`~distlesson.efficiency.step_time.StepInputs`)."""
 SCHEDULE, CHUNKS = "interleaved", 4
 """Llama 3's pipeline runs an interleaved schedule (section 3.3.2); four chunks of two layers
 per stage is our choice."""
 INPUTS = StepInputs(data_stall=DATA_STALL, kernel_efficiency=KERNEL_EFFICIENCY,
                     schedule=SCHEDULE, chunks=CHUNKS)
-"""Overlaps and failures: :class:`~distlesson.step_time.StepInputs`' defaults."""
+"""Overlaps and failures: :class:`~distlesson.efficiency.step_time.StepInputs`' defaults."""
 
 RULES_OF_THUMB = {"good_low": 0.35, "good_high": 0.55, "trouble": 0.25}
 """The Catalan chapter's section 4: 35-55 % is good for large dense training, below 25 %

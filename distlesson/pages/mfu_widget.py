@@ -1,9 +1,9 @@
 """The MFU widget: change the step model's inputs for the chapter's Llama 3.1 405B layout.
 
 The widget looks values up; it computes nothing. At build, :func:`mfu_widget` runs
-:func:`distlesson.step_time.estimate_step` on the chapter's model, layout and cluster
+:func:`distlesson.efficiency.step_time.estimate_step` on the chapter's model, layout and cluster
 (:mod:`distlesson.pages.mfu`) for every setting of the grid below, checks with
-:func:`distlesson.parallel_layout.analyse_layout` that the busiest GPU's states and
+:func:`distlesson.parallel.layout.analyse_layout` that the busiest GPU's states and
 activations fit in its memory, and embeds the results, already formatted for the page's
 language, as JSON in the page. ``docs/assets/widget-mfu.js`` reads them on a change of a
 control, fills the outputs and draws the seven terms as one stacked bar.
@@ -16,7 +16,8 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.step_time import TERMS, StepEstimate, StepInputs, estimate_step
 from distlesson.pages.mfu import _TERMS, CHUNKS, CLUSTER, DATA_STALL, LAYOUT, MODEL, WORKLOAD
 from distlesson.pages.widget_html import (
     MESSAGE,
@@ -26,9 +27,8 @@ from distlesson.pages.widget_html import (
     swatch_legend,
     widget,
 )
-from distlesson.parallel_layout import Workload, analyse_layout
+from distlesson.parallel.layout import Workload, analyse_layout
 from distlesson.render.numbers import check_locale, format_number, format_percent, format_quantity
-from distlesson.step_time import TERMS, StepEstimate, StepInputs, estimate_step
 
 __all__ = ["DEFAULT", "EFFICIENCIES", "MICROBATCHES", "RECOMPUTE", "SCHEDULES", "mfu_widget",
            "setting_key", "step", "widget_data", "workload"]

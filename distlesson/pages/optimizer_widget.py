@@ -1,8 +1,9 @@
 """The optimizer memory widget: pick an optimizer, a precision recipe and a model.
 
 The widget looks values up; it computes nothing. At build, :func:`optimizer_widget` asks the
-memory model (:func:`distlesson.memory.bytes_per_param`, :func:`~distlesson.memory.model_states`,
-:func:`~distlesson.memory.min_gpus`) for every setting of the grid below and embeds the
+memory model (:func:`distlesson.memory.states.bytes_per_param`,
+:func:`~distlesson.memory.states.model_states`,
+:func:`~distlesson.memory.states.min_gpus`) for every setting of the grid below and embeds the
 results, already formatted for the page's language, as JSON in the page.
 ``docs/assets/widget-optimizer.js`` reads them on a change of a control, fills the outputs
 and draws the stacked bar of bytes per parameter.
@@ -13,8 +14,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from distlesson.memory import bytes_per_param, min_gpus, model_states
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
+from distlesson.memory.states import bytes_per_param, min_gpus, model_states
 from distlesson.pages.fit import _bpp, _gb, _gpu_memory
 from distlesson.pages.fit_labels import LABELS, OPTIMIZER_NAMES, PRESET_NAMES
 from distlesson.pages.widget_html import (

@@ -1,6 +1,6 @@
 """Chapter "The five dimensions of parallelism": the combined view, its tables and plots.
 
-Every number comes from :mod:`distlesson.parallel_layout` (memory and traffic per GPU), the
+Every number comes from :mod:`distlesson.parallel.layout` (memory and traffic per GPU), the
 memory model, the FLOP count and the catalogs; the simulations behind each closed form have
 their own section module (:mod:`distlesson.pages.parallelism_sims`).
 """
@@ -10,19 +10,19 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
-from distlesson.flops import layer_flops_per_token
-from distlesson.hardware import get_gpu
-from distlesson.interconnects import get_interconnect
-from distlesson.memory import Layout, model_states, per_gpu_states
-from distlesson.models import get_model
-from distlesson.moe import get_moe_model
+from distlesson.catalog.hardware import get_gpu
+from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.models import get_model
+from distlesson.catalog.moe import get_moe_model
+from distlesson.efficiency.flops import layer_flops_per_token
+from distlesson.memory.states import Layout, model_states, per_gpu_states
 from distlesson.pages.parallelism_labels import LABELS, STRATEGY_NAMES
-from distlesson.parallel_layout import LayoutReport, Workload, analyse_layout
+from distlesson.parallel.layout import LayoutReport, Workload, analyse_layout
+from distlesson.parallel.tensor import tp_bytes_per_layer
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity
 from distlesson.render.svg import stacked_barh
 from distlesson.render.tables import Table, markdown_table
-from distlesson.tensor_parallel import tp_bytes_per_layer
 
 __all__ = [
     "comm_plot",

@@ -12,39 +12,39 @@ from fractions import Fraction
 
 import numpy as np
 
-from distlesson.collectives import (
+from distlesson.memory.states import Layout, model_states, per_gpu_states
+from distlesson.pages.parallelism_labels import SIM_LABELS
+from distlesson.parallel.collectives import (
     all_to_all,
     ring_all_gather,
     ring_all_reduce,
     ring_bytes,
     ring_reduce_scatter,
 )
-from distlesson.data_parallel import data_parallel_grads
-from distlesson.expert_parallel import (
-    ep_bytes_per_layer,
-    expert_parallel_moe,
-    moe_layer,
-    routed_bytes,
-)
-from distlesson.memory import Layout, model_states, per_gpu_states
-from distlesson.pages.parallelism_labels import SIM_LABELS
-from distlesson.render.figure import Figure
-from distlesson.render.numbers import format_number, format_quantity, format_scientific
-from distlesson.render.tables import Table, markdown_table
-from distlesson.ring_attention import (
+from distlesson.parallel.context import (
     causal_attention,
     causal_work_per_rank,
     ring_attention,
     ring_attention_bytes,
 )
-from distlesson.tensor_parallel import (
+from distlesson.parallel.data import data_parallel_grads
+from distlesson.parallel.expert import (
+    ep_bytes_per_layer,
+    expert_parallel_moe,
+    moe_layer,
+    routed_bytes,
+)
+from distlesson.parallel.tensor import (
     SwiGLUWeights,
     megatron_mlp,
     megatron_mlp_backward,
     swiglu_mlp,
 )
-from distlesson.toy_mlp import flatten, init_mlp, loss_and_grads
-from distlesson.zero_sim import train_zero, zero_comm_bytes
+from distlesson.parallel.toy_mlp import flatten, init_mlp, loss_and_grads
+from distlesson.parallel.zero import train_zero, zero_comm_bytes
+from distlesson.render.figure import Figure
+from distlesson.render.numbers import format_number, format_quantity, format_scientific
+from distlesson.render.tables import Table, markdown_table
 
 __all__ = ["accumulation_table", "collectives_table", "cp_table", "dp_table", "ep_table",
            "figures", "tp_table", "zero_sim_table"]

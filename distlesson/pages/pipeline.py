@@ -1,8 +1,8 @@
 """Chapter section "Pipeline schedules": timelines, tables and worked exercises.
 
-Every timeline is the simulator's (:mod:`distlesson.pipeline_sim`) run of a schedule built
-as data (:mod:`distlesson.schedules`); every formula shown beside it is
-:mod:`distlesson.bubble`'s closed form, which the tests check against the simulator.
+Every timeline is the simulator's (:mod:`distlesson.pipeline.simulator`) run of a schedule built
+as data (:mod:`distlesson.pipeline.schedules`); every formula shown beside it is
+:mod:`distlesson.pipeline.bubble`'s closed form, which the tests check against the simulator.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import os
 import time
 from fractions import Fraction
 
-from distlesson.bubble import bubble_fraction, bubble_over_ideal
-from distlesson.pipeline_sim import Durations, Timeline, simulate
+from distlesson.pipeline.bubble import bubble_fraction, bubble_over_ideal
+from distlesson.pipeline.schedules import build_schedule
+from distlesson.pipeline.simulator import Durations, Timeline, simulate
 from distlesson.render.figure import Figure
 from distlesson.render.gantt import gantt_svg
 from distlesson.render.numbers import format_number, format_percent
 from distlesson.render.tables import Table, markdown_table
-from distlesson.schedules import build_schedule
 
 __all__ = ["BENCH", "EXAMPLE", "bubble_table", "exercise_table", "figures", "gantt",
            "schedule_table"]

@@ -1,8 +1,8 @@
 """The pipeline simulator widget: pick stages, microbatches and a schedule, see the step.
 
 The widget looks values up; it computes nothing. At build, :func:`pipeline_widget` runs the
-library's simulator (:mod:`distlesson.pipeline_sim` on a schedule of
-:mod:`distlesson.schedules`, the chapter's durations) for every setting of the grid below
+library's simulator (:mod:`distlesson.pipeline.simulator` on a schedule of
+:mod:`distlesson.pipeline.schedules`, the chapter's durations) for every setting of the grid below
 and embeds the results, already formatted for the page's language, as JSON in the page.
 ``docs/assets/widgets.js`` reads them on a change of a control, fills the outputs and draws
 the timeline from the simulated slots.
@@ -33,9 +33,9 @@ from distlesson.pages.widget_html import (
     timeline_svg,
     widget,
 )
-from distlesson.pipeline_sim import Timeline
+from distlesson.pipeline.schedules import check_schedule_args
+from distlesson.pipeline.simulator import Timeline
 from distlesson.render.numbers import check_locale, format_number, format_percent
-from distlesson.schedules import check_schedule_args
 
 __all__ = ["DEFAULT", "GOAL_STAGES", "MICROBATCHES", "SCHEDULES", "STAGES", "goal_reached",
            "goal_text", "pipeline_widget", "setting_key", "timeline_data", "widget_data"]

@@ -1,8 +1,8 @@
 """Chapter section "Planning a run": the planner's answers for three worked cases.
 
-Every table is :func:`distlesson.planner.plan`'s result for a case below; the step times are
-:mod:`distlesson.step_time`'s seven terms. The time the 405B search takes is measured when
-the site is built (it varies with the machine; the tests check only a bound).
+Every table is :func:`distlesson.efficiency.planner.plan`'s result for a case below; the step
+times are :mod:`distlesson.efficiency.step_time`'s seven terms. The time the 405B search takes
+is measured when the site is built (it varies with the machine; the tests check only a bound).
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import os
 import time
 from dataclasses import dataclass
 
-from distlesson.memory import Layout
-from distlesson.models import get_model
-from distlesson.planner import HEADROOM, PlannedConfig, PlanResult, evaluate, plan
+from distlesson.catalog.models import get_model
+from distlesson.efficiency.planner import HEADROOM, PlannedConfig, PlanResult, evaluate, plan
+from distlesson.efficiency.step_time import Cluster
+from distlesson.memory.states import Layout
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.tables import Table, markdown_table
-from distlesson.step_time import Cluster
 
 __all__ = ["CASES", "TOP", "Case", "figures", "plan_table", "rejections_table"]
 

@@ -3,7 +3,8 @@
 The widget looks values up; it computes nothing. At build, :func:`roofline_widget` places
 the hardware chapter's matmuls (:mod:`distlesson.pages.hardware`: a decode step through an
 h x h weight, a training micro-batch through the MLP's up projection) on the roofline of
-every GPU of :data:`distlesson.hardware.GPUS` with :mod:`distlesson.roofline`, for every
+every GPU of :data:`distlesson.catalog.hardware.GPUS` with :mod:`distlesson.efficiency.roofline`,
+for every
 decode batch below, and embeds the results, formatted for the page's language, as JSON in
 the page, with the plot's coordinates already in the SVG's units.
 ``docs/assets/widget-roofline.js`` reads them on a change of a control, fills the outputs
@@ -17,7 +18,15 @@ import html
 import math
 from typing import Any
 
-from distlesson.hardware import GPUS
+from distlesson.catalog.hardware import GPUS
+from distlesson.efficiency.roofline import (
+    RooflinePoint,
+    decode_shape,
+    ridge_point,
+    roofline_point,
+    roofline_polyline,
+    training_shape,
+)
 from distlesson.pages.hardware import GPU, WORKLOADS, X_RANGE, _tick
 from distlesson.pages.hardware_labels import LABELS, POINT_NAMES
 from distlesson.pages.widget_html import (
@@ -27,14 +36,6 @@ from distlesson.pages.widget_html import (
     widget,
 )
 from distlesson.render.numbers import check_locale, format_number, format_percent
-from distlesson.roofline import (
-    RooflinePoint,
-    decode_shape,
-    ridge_point,
-    roofline_point,
-    roofline_polyline,
-    training_shape,
-)
 
 __all__ = ["BATCHES", "DEFAULT", "GPU_KEYS", "bound_text", "roofline_widget", "setting_key",
            "widget_data"]

@@ -1,7 +1,7 @@
 """Chapter "Saving memory": offload, low precision and lean optimizers, as tables.
 
 Each table runs the library on real inputs: number formats through numpy and ml_dtypes
-(:mod:`distlesson.low_precision`), the offload calculator and LoRA's counts. The
+(:mod:`distlesson.memory.low_precision`), the offload calculator and LoRA's counts. The
 activation-checkpointing half of the chapter is :mod:`distlesson.pages.checkpointing`.
 """
 
@@ -11,10 +11,10 @@ import functools
 
 import numpy as np
 
-from distlesson.lora import lora
-from distlesson.low_precision import accumulate_updates, cast_gradients, fp8_matmul_error
-from distlesson.models import get_model
-from distlesson.offload import EXERCISE_NODE, EXERCISE_PARAMS, TIERS, offload_exercise
+from distlesson.catalog.models import get_model
+from distlesson.memory.lora import lora
+from distlesson.memory.low_precision import accumulate_updates, cast_gradients, fp8_matmul_error
+from distlesson.memory.offload import EXERCISE_NODE, EXERCISE_PARAMS, TIERS, offload_exercise
 from distlesson.pages.savings_labels import LABELS
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import (

@@ -1,7 +1,8 @@
 """The ring all-reduce drawn from its simulation, and the drawing kit all diagrams share.
 
-:func:`ring_allreduce_diagram` runs :func:`~distlesson.collectives.ring_all_reduce` on small
-arrays and draws its logged :class:`~distlesson.collectives.Transfer` list: one panel per
+:func:`ring_allreduce_diagram` runs :func:`~distlesson.parallel.collectives.ring_all_reduce` on
+small
+arrays and draws its logged :class:`~distlesson.parallel.collectives.Transfer` list: one panel per
 round, the ranks on a ring, one arrow per piece sent, coloured and lettered by chunk. Nothing
 in the drawing comes from a formula; the tests check that it shows every transfer.
 
@@ -29,7 +30,7 @@ import numpy as np
 from matplotlib.colors import to_rgba
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, Rectangle
 
-from distlesson.collectives import Transfer, ring_all_reduce
+from distlesson.parallel.collectives import Transfer, ring_all_reduce
 from distlesson.render.numbers import check_locale, format_number
 from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
 

@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from distlesson.pipeline_sim import Timeline
+from distlesson.pipeline.simulator import Timeline
 from distlesson.render.numbers import check_locale, format_number
 from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
 

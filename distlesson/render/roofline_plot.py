@@ -1,7 +1,8 @@
 """A roofline plot: one roof per machine on log-log axes, and labelled points on them.
 
 Generic: it draws the polylines and points it is given (the caller computes them, for
-instance with :func:`distlesson.roofline.roofline_polyline`), so any machine or kernel fits.
+instance with :func:`distlesson.efficiency.roofline.roofline_polyline`), so any machine or kernel
+fits.
 The highlighted roof is drawn bold; the others thin and dashed, in the Okabe-Ito palette so
 that they stay apart without colour vision. Text is in :data:`~distlesson.render.svg.INK`.
 """

@@ -33,7 +33,7 @@ _SOURCES: tuple[str, ...] = (
     "distlesson.pages.engine_lab",
     "distlesson.pages.exercises_widget",
     "distlesson.pages.claims_page",
-    "distlesson.references",
+    "distlesson.catalog.references",
 )
 
 

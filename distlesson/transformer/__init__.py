@@ -4,7 +4,8 @@ Modules, one concept each:
 
 - :mod:`.ops`: each operation's forward beside its backward (embedding, RMSNorm, RoPE,
   causal attention, SwiGLU, cross-entropy)
-- :mod:`.params`: the weights, named and shaped as :func:`distlesson.models.parameter_tensors`
+- :mod:`.params`: the weights, named and shaped as
+:func:`distlesson.catalog.models.parameter_tensors`
 - :mod:`.block`: one transformer block, its tape of saved arrays, its backward
 - :mod:`.model`: the whole model: ``forward(params, tokens) -> (loss, tape)``, ``backward``
 - :mod:`.checkpointing`: full and selective activation recomputation, with the peak of

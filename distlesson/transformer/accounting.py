@@ -1,7 +1,7 @@
 """Memory of the course's decoder, read from its live arrays (``nbytes``), never typed.
 
 Two counts: the training states (weights, gradients, master copy, AdamW moments) of a real
-training step, in the shape of :class:`distlesson.memory.MemoryBreakdown` so that chapter 1
+training step, in the shape of :class:`distlesson.memory.states.MemoryBreakdown` so that chapter 1
 can set a "counted by this project" column beside its formula; and the table of the arrays
 a forward saves for the backward, per block and for the head.
 """
@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from distlesson.memory import MemoryBreakdown
-from distlesson.models import Architecture, get_model
-from distlesson.toy_mlp import AdamW, AdamWState
+from distlesson.catalog.models import Architecture, get_model
+from distlesson.memory.states import MemoryBreakdown
+from distlesson.parallel.toy_mlp import AdamW, AdamWState
 from distlesson.transformer import checkpointing
 from distlesson.transformer.held import count_held
 from distlesson.transformer.params import init_params
@@ -29,7 +29,7 @@ __all__ = ["CountedStates", "SavedArray", "count_states", "counted_training_stat
 class CountedStates:
     """Bytes of the training states of a live run.
 
-    Read like a :class:`~distlesson.memory.MemoryBreakdown`: weights, grads, master,
+    Read like a :class:`~distlesson.memory.states.MemoryBreakdown`: weights, grads, master,
     optimizer (a property: both moments) and total; :meth:`breakdown` converts.
     """
 
@@ -59,7 +59,7 @@ class CountedStates:
         return self.weights + self.grads + self.master + self.optimizer
 
     def breakdown(self) -> MemoryBreakdown:
-        """The same bytes as a :class:`~distlesson.memory.MemoryBreakdown`."""
+        """The same bytes as a :class:`~distlesson.memory.states.MemoryBreakdown`."""
         return MemoryBreakdown(self.weights, self.grads, self.master, self.optimizer)
 
     def per_param(self) -> MemoryBreakdown:

@@ -10,7 +10,7 @@ b micro-batch, h hidden size, a heads, and 16-bit activations with 1-byte dropou
     norms:     two LayerNorm inputs 4sbh                      total 34sbh + 5as^2b (eq. 1)
 
 Here the MLP's 4h width is replaced by the model's ffn width f (8sbh = 2sb(4h) -> 2sbf), so
-with f = 4h the terms add up to :func:`distlesson.activations.activation_bytes_per_layer`.
+with f = 4h the terms add up to :func:`distlesson.memory.activations.activation_bytes_per_layer`.
 Beside each term: the arrays this model's tape keeps for it, counted from a live forward
 (block 0; float64, so 8 bytes a scalar), and a note on what one counts that the other not.
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from distlesson.models import Architecture, get_model
+from distlesson.catalog.models import Architecture, get_model
 from distlesson.transformer import checkpointing
 from distlesson.transformer.accounting import sample_tokens
 from distlesson.transformer.held import count_held

@@ -1,7 +1,7 @@
 """The weights of the course's decoder (and their gradients, which have the same structure).
 
-Built from an :class:`~distlesson.models.Architecture`: the names and shapes are those of
-:func:`~distlesson.models.parameter_tensors`, so the count is ``arch.num_params`` by
+Built from an :class:`~distlesson.catalog.models.Architecture`: the names and shapes are those of
+:func:`~distlesson.catalog.models.parameter_tensors`, so the count is ``arch.num_params`` by
 construction, and a test checks it tensor by tensor.
 """
 
@@ -13,7 +13,7 @@ from itertools import zip_longest
 
 import numpy as np
 
-from distlesson.models import Architecture, get_model, parameter_tensors
+from distlesson.catalog.models import Architecture, get_model, parameter_tensors
 
 __all__ = ["BlockParams", "Params", "check_supported", "init_params"]
 

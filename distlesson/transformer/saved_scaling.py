@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from distlesson.models import Architecture
+from distlesson.catalog.models import Architecture
 from distlesson.transformer import checkpointing
 from distlesson.transformer.accounting import sample_tokens
 from distlesson.transformer.held import count_held

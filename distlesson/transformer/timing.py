@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from distlesson.models import Architecture, get_model
+from distlesson.catalog.models import Architecture, get_model
 from distlesson.transformer import checkpointing
 from distlesson.transformer.accounting import sample_tokens
 from distlesson.transformer.params import init_params

@@ -2,7 +2,7 @@
 
 Each step draws ``batch_size`` random windows of ``seq_len`` characters (seeded), runs the
 forward and the hand-written backward, and updates every tensor with
-:func:`distlesson.toy_mlp.adamw_step` (PyTorch's order of operations). The loss is measured
+:func:`distlesson.parallel.toy_mlp.adamw_step` (PyTorch's order of operations). The loss is measured
 before and after on a fixed evaluation batch, so the drop is deterministic for a seed.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from distlesson.models import Architecture, get_model
-from distlesson.toy_mlp import AdamW, AdamWState, adamw_step
+from distlesson.catalog.models import Architecture, get_model
+from distlesson.parallel.toy_mlp import AdamW, AdamWState, adamw_step
 from distlesson.transformer.model import backward, forward
 from distlesson.transformer.params import Params, init_params
 from distlesson.transformer.text import encode, load_corpus

@@ -37,15 +37,15 @@ LOCALE = "ca"
 import numpy as np
 from IPython.display import Markdown, display
 
-from distlesson.collectives import ring_all_reduce, ring_bytes
-from distlesson.data_parallel import data_parallel_grads, split_batch
-from distlesson.memory import model_states
-from distlesson.models import get_model
+from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
+from distlesson.parallel.data import data_parallel_grads, split_batch
+from distlesson.memory.states import model_states
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import label
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
-from distlesson.zero_sim import train_zero, zero_comm_bytes
+from distlesson.parallel.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
+from distlesson.parallel.zero import train_zero, zero_comm_bytes
 
 
 def table(headers, rows, numeric):
@@ -71,7 +71,7 @@ def nbytes(value):
 # ## El model i un lot
 #
 # El model és el petit MLP de dues capes de la biblioteca, escrit en numpy i amb la passada
-# enrere feta a mà (`distlesson.toy_mlp`). La seva pèrdua és la meitat de l'error quadràtic
+# enrere feta a mà (`distlesson.parallel.toy_mlp`). La seva pèrdua és la meitat de l'error quadràtic
 # sumat sobre les sortides, i se'n fa la mitjana sobre els exemples. La mida del model aquí
 # no importa: el que importa és que la pèrdua és una *mitjana sobre els exemples del lot*.
 # La mida del lot s'ha triat expressament perquè no es pugui repartir a parts iguals entre

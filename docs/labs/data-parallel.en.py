@@ -35,15 +35,15 @@ LOCALE = "en"
 import numpy as np
 from IPython.display import Markdown, display
 
-from distlesson.collectives import ring_all_reduce, ring_bytes
-from distlesson.data_parallel import data_parallel_grads, split_batch
-from distlesson.memory import model_states
-from distlesson.models import get_model
+from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
+from distlesson.parallel.data import data_parallel_grads, split_batch
+from distlesson.memory.states import model_states
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import label
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
-from distlesson.zero_sim import train_zero, zero_comm_bytes
+from distlesson.parallel.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
+from distlesson.parallel.zero import train_zero, zero_comm_bytes
 
 
 def table(headers, rows, numeric):
@@ -69,7 +69,7 @@ def nbytes(value):
 # ## The model and one batch
 #
 # The model is the library's small two-layer MLP, written in numpy with its backward by hand
-# (`distlesson.toy_mlp`). Its loss is half the squared error summed over the outputs,
+# (`distlesson.parallel.toy_mlp`). Its loss is half the squared error summed over the outputs,
 # averaged over the examples. The model's size does not matter here: what matters is that
 # the loss is a *mean over the examples of the batch*. The batch size is chosen so that it
 # does not divide evenly over the ranks.

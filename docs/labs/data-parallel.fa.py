@@ -35,15 +35,15 @@ LOCALE = "fa"
 import numpy as np
 from IPython.display import Markdown, display
 
-from distlesson.collectives import ring_all_reduce, ring_bytes
-from distlesson.data_parallel import data_parallel_grads, split_batch
-from distlesson.memory import model_states
-from distlesson.models import get_model
+from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
+from distlesson.parallel.data import data_parallel_grads, split_batch
+from distlesson.memory.states import model_states
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import label
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
-from distlesson.zero_sim import train_zero, zero_comm_bytes
+from distlesson.parallel.toy_mlp import AdamW, flatten, init_mlp, loss_and_grads, train_single_device
+from distlesson.parallel.zero import train_zero, zero_comm_bytes
 
 
 def table(headers, rows, numeric):
@@ -69,7 +69,7 @@ def nbytes(value):
 # ## مدل و یک دسته
 #
 # مدل همان MLP کوچک دولایهٔ کتابخانه است که با numpy نوشته شده و گذر رو به عقبش دستی پیاده
-# شده است (`distlesson.toy_mlp`). تابع زیان آن نصفِ مجموع مربع خطا روی خروجی‌هاست که روی
+# شده است (`distlesson.parallel.toy_mlp`). تابع زیان آن نصفِ مجموع مربع خطا روی خروجی‌هاست که روی
 # نمونه‌ها میانگین گرفته می‌شود. اندازهٔ مدل اینجا اهمیتی ندارد: آنچه مهم است این است که
 # تابع زیان *میانگینی روی نمونه‌های دسته* است. اندازهٔ دسته عمداً طوری انتخاب شده که به‌طور
 # مساوی میان رنک‌ها تقسیم نشود.

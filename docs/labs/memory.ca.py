@@ -44,12 +44,12 @@ import ml_dtypes
 import numpy as np
 from IPython.display import HTML, Markdown, display
 
-from distlesson.hardware import get_gpu
-from distlesson.memory import (
+from distlesson.catalog.hardware import get_gpu
+from distlesson.memory.states import (
     Layout, bytes_per_param, min_gpus, model_states, per_gpu_states, saving_against_fp32)
-from distlesson.models import get_model
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import OPTIMIZER_NAMES, PRESET_NAMES, label
-from distlesson.precision import BF16, FP32
+from distlesson.memory.precision import BF16, FP32
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.svg import stacked_barh
 from distlesson.render.tables import Table, markdown_table
@@ -149,7 +149,7 @@ print(f"{t('bpp')}: {t('same_as_library')}")
 # biblioteca, amb la seva font; la fórmula és cosa vostra:
 
 # %%
-from distlesson.optimizers import get_optimizer
+from distlesson.memory.optimizers import get_optimizer
 
 BLOCK = get_optimizer("adam8bit").block_size
 

@@ -35,13 +35,13 @@ from fractions import Fraction
 
 from IPython.display import HTML, Markdown, display
 
-from distlesson.bubble import bubble_fraction, bubble_over_ideal, peak_activations
+from distlesson.pipeline.bubble import bubble_fraction, bubble_over_ideal, peak_activations
 from distlesson.pages import pipeline as pipeline_chapter
 from distlesson.pages.lab_labels import label
-from distlesson.pipeline_sim import Durations, simulate
+from distlesson.pipeline.simulator import Durations, simulate
 from distlesson.render.numbers import format_number, format_percent
 from distlesson.render.tables import Table, markdown_table
-from distlesson.schedules import build_schedule
+from distlesson.pipeline.schedules import build_schedule
 
 
 def t(key):

@@ -33,14 +33,14 @@ LOCALE = "ca"
 import numpy as np
 from IPython.display import Markdown, display
 
-from distlesson.collectives import ring_all_reduce, ring_bytes
-from distlesson.interconnects import get_interconnect
-from distlesson.models import get_model
+from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
+from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import label
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.swiglu import SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
-from distlesson.tensor_parallel import (
+from distlesson.parallel.swiglu import SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
+from distlesson.parallel.tensor import (
     block_allreduce_count, megatron_mlp, megatron_mlp_backward, tp_bytes_per_layer)
 
 
@@ -243,6 +243,6 @@ assert speedup >= 3  # the text below: several times
 # - Repartiu l'MLP entre un nombre de rangs que no sigui divisor de `FFN`. Què falla, i on
 #   caldria afegir el farciment?
 # - Afegiu la subcapa d'atenció: partiu `W_q`, `W_k` i `W_v` per caps (columnes) i `W_o` per
-#   files, amb `distlesson.tensor_parallel.megatron_attention` com a referència.
+#   files, amb `distlesson.parallel.tensor.megatron_attention` com a referència.
 # - Com canvien els bytes per capa amb el paral·lelisme de seqüència, que substitueix cada
 #   all-reduce per un reduce-scatter i un all-gather?

@@ -32,14 +32,14 @@ LOCALE = "en"
 import numpy as np
 from IPython.display import Markdown, display
 
-from distlesson.collectives import ring_all_reduce, ring_bytes
-from distlesson.interconnects import get_interconnect
-from distlesson.models import get_model
+from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
+from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import label
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.swiglu import SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
-from distlesson.tensor_parallel import (
+from distlesson.parallel.swiglu import SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
+from distlesson.parallel.tensor import (
     block_allreduce_count, megatron_mlp, megatron_mlp_backward, tp_bytes_per_layer)
 
 
@@ -241,6 +241,6 @@ assert speedup >= 3  # the text below: several times
 # - Split the MLP over a number of ranks that does not divide `FFN`. What fails, and
 #   where would padding go?
 # - Add the attention sublayer: split `W_q`, `W_k` and `W_v` by heads (columns) and
-#   `W_o` by rows, with `distlesson.tensor_parallel.megatron_attention` as the reference.
+#   `W_o` by rows, with `distlesson.parallel.tensor.megatron_attention` as the reference.
 # - How do the bytes per layer change with sequence parallelism, which replaces each
 #   all-reduce by a reduce-scatter and an all-gather?

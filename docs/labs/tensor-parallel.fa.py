@@ -31,14 +31,14 @@ LOCALE = "fa"
 import numpy as np
 from IPython.display import Markdown, display
 
-from distlesson.collectives import ring_all_reduce, ring_bytes
-from distlesson.interconnects import get_interconnect
-from distlesson.models import get_model
+from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
+from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.models import get_model
 from distlesson.pages.lab_labels import label
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
-from distlesson.swiglu import SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
-from distlesson.tensor_parallel import (
+from distlesson.parallel.swiglu import SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
+from distlesson.parallel.tensor import (
     block_allreduce_count, megatron_mlp, megatron_mlp_backward, tp_bytes_per_layer)
 
 
@@ -237,6 +237,6 @@ assert speedup >= 3  # the text below: several times
 # - MLP را میان تعدادی رنک تقسیم کنید که `FFN` بر آن بخش‌پذیر نباشد. چه چیزی خطا می‌دهد، و
 #   پدینگ کجا باید اضافه شود؟
 # - زیرلایهٔ توجه را اضافه کنید: `W_q`، `W_k` و `W_v` را بر اساس سرها (ستونی) و `W_o` را سطری
-#   تقسیم کنید، و `distlesson.tensor_parallel.megatron_attention` را مرجع قرار دهید.
+#   تقسیم کنید، و `distlesson.parallel.tensor.megatron_attention` را مرجع قرار دهید.
 # - با موازی‌سازی دنباله، که هر all-reduce را با یک reduce-scatter و یک all-gather جایگزین
 #   می‌کند، بایت‌های هر لایه چگونه تغییر می‌کنند؟

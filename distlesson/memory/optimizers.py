@@ -1,0 +1,145 @@
+"""Optimizers, described by the state they keep per parameter.
+
+An :class:`Optimizer` says how many state buffers it keeps and how they are stored;
+:func:`optimizer_state_bytes` turns that into bytes for a whole model. Most optimizers keep
+buffers the size of the weights, so a parameter count is enough; Adafactor's factored second
+moment depends on each matrix's shape, so it needs the model's tensors.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from distlesson.catalog.lookup import lookup
+from distlesson.catalog.models import ParameterTensor
+from distlesson.memory.precision import FP32, FloatFormat
+
+__all__ = [
+    "OPTIMIZERS",
+    "Optimizer",
+    "get_optimizer",
+    "optimizer_state_bytes",
+]
+
+_CODE_BYTES = 1
+"""Bytes of one 8-bit quantization code (Dettmers et al. 2022: dynamic tree quantization)."""
+
+
+@dataclass(frozen=True)
+class Optimizer:
+    """What an optimizer keeps between steps, besides the weights and gradients."""
+
+    key: str
+    """Name used on the command line (``--optimizer adamw``)."""
+    display_name: str
+    """Name for prose and tables."""
+    moments: int
+    """Number of state buffers the size of the parameters (AdamW: m and v)."""
+    block_size: int | None = None
+    """If set, each buffer is stored as one-byte codes plus one fp32 scale per block."""
+    factored: bool = False
+    """If True, the second moment of every matrix is kept as a row and a column vector."""
+    source: str = ""
+    """The paper that defines the optimizer and its state."""
+
+    def __post_init__(self) -> None:
+        if self.moments < 0:
+            raise ValueError(f"moments={self.moments} must be >= 0")
+        if self.block_size is not None and self.block_size <= 0:
+            raise ValueError(f"block_size={self.block_size} must be positive or None")
+        if self.factored and self.block_size is not None:
+            raise ValueError("an optimizer cannot be both factored and block-quantized")
+
+
+OPTIMIZERS: dict[str, Optimizer] = {
+    o.key: o
+    for o in (
+        Optimizer("adamw", "AdamW", moments=2,
+                  source="Loshchilov & Hutter 2019 (decoupled weight decay); Kingma & Ba 2015"),
+        Optimizer("sgd", "SGD with momentum", moments=1,
+                  source="Polyak 1964; one momentum buffer as in torch.optim.SGD(momentum>0)"),
+        Optimizer("lion", "Lion", moments=1,
+                  source="Chen et al. 2023, Symbolic Discovery of Optimization Algorithms"),
+        Optimizer("adam8bit", "8-bit Adam", moments=2, block_size=256,
+                  source="Dettmers et al. 2022, 8-bit Optimizers via Block-wise Quantization "
+                  "(blocks of 256 as in bitsandbytes' 8-bit optimizers)"),
+        Optimizer("adafactor", "Adafactor", moments=1, factored=True,
+                  source="Shazeer & Stern 2018, Adafactor (beta1 = 0, the paper's default: "
+                  "no first moment; factored second moment)"),
+    )
+}
+"""The optimizers, by key."""
+
+
+def get_optimizer(key: str | Optimizer) -> Optimizer:
+    """The optimizer named ``key``; ValueError listing the allowed keys otherwise."""
+    if isinstance(key, Optimizer):
+        return key
+    return lookup(OPTIMIZERS, key, what="optimizer")
+
+
+def _whole_count(params: float | int | Fraction) -> int:
+    value = Fraction(params)
+    if value < 0 or value.denominator != 1:
+        raise ValueError(f"params={params!r} must be a whole number >= 0")
+    return int(value)
+
+
+def _factored_values(shape: tuple[int, ...]) -> int:
+    """Adafactor second-moment values of one tensor (Shazeer & Stern 2018, Algorithm 4).
+
+    A matrix of r x c keeps a row vector (r) and a column vector (c): r + c values. A tensor
+    of higher rank is treated as a stack of matrices over its last two axes. A vector keeps
+    its full second moment (n values).
+    """
+    if len(shape) < 2:
+        return math.prod(shape)
+    *stack, rows, cols = shape
+    return math.prod(stack) * (rows + cols)
+
+
+def _blockwise_bytes(numel: int, block_size: int) -> int:
+    """One 8-bit buffer: numel one-byte codes + ceil(numel / block) fp32 scales."""
+    return numel * _CODE_BYTES + math.ceil(numel / block_size) * FP32.bytes
+
+
+def optimizer_state_bytes(
+    optimizer: str | Optimizer,
+    tensors_or_param_count: Sequence[ParameterTensor] | int | float,
+    state_format: FloatFormat,
+) -> int:
+    """Bytes of optimizer state for a whole model.
+
+    Equations (N parameters, b = state_format.bytes):
+
+    - buffers the size of the weights (AdamW, SGD, Lion): moments x N x b;
+    - 8-bit blockwise (Dettmers et al. 2022): per buffer and tensor, n one-byte codes plus
+      ceil(n / 256) fp32 scales; ``state_format`` does not apply (the format is fixed);
+    - factored (Adafactor, Shazeer & Stern 2018): per matrix r x c, (r + c) x b; per vector
+      n x b; no first moment.
+
+    Assumptions: with a bare parameter count the 8-bit state is one flat buffer (blocks
+    do not restart at tensor boundaries); bitsandbytes' rule of keeping tensors under 4096
+    values in fp32 is ignored. Units: bytes (an exact integer).
+
+    Raises ValueError for Adafactor given only a count: it needs the weights' shapes.
+    """
+    opt = get_optimizer(optimizer)
+    if isinstance(tensors_or_param_count, (int, float, Fraction)):
+        if opt.factored:
+            raise ValueError(
+                f"optimizer={opt.key!r} factors each matrix, so it needs the model's shapes: "
+                "give an architecture (--model), not a parameter count (--params)"
+            )
+        sizes = [_whole_count(tensors_or_param_count)]
+    else:
+        sizes = [t.numel for t in tensors_or_param_count]
+    if opt.block_size is not None:
+        return opt.moments * sum(_blockwise_bytes(n, opt.block_size) for n in sizes)
+    if opt.factored:
+        values = sum(_factored_values(t.shape) for t in tensors_or_param_count)
+        return opt.moments * values * state_format.bytes
+    return opt.moments * sum(sizes) * state_format.bytes
