@@ -1,8 +1,10 @@
 """The site's pages as the tests see them: every NAME.LOCALE.md under docs/, and the labs
-(docs/labs/NAME.LOCALE.py, notebooks that mkdocs-jupyter renders)."""
+(one source each, labs/NAME.py, and the notebooks docs/labs/NAME.LOCALE.py generated from it
+that mkdocs-jupyter renders)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import yaml
@@ -37,8 +39,17 @@ def nav_labs() -> list[str]:
 
 
 def lab_names() -> list[str]:
-    """The labs under docs/labs/, as ``labs/NAME`` (for ``labs/NAME.LOCALE.py``)."""
-    return sorted({f"{LAB_DIR}/{p.name.split('.')[0]}" for p in (DOCS / LAB_DIR).glob("*.py")})
+    """The labs, as ``labs/NAME`` (source ``labs/NAME.py``, notebooks
+    ``docs/labs/NAME.LOCALE.py``); the notebooks are written as the build writes them."""
+    write_lab_notebooks()
+    return sorted(f"{LAB_DIR}/{p.stem}" for p in (ROOT / LAB_DIR).glob("*.py"))
+
+
+@functools.cache
+def write_lab_notebooks() -> None:
+    from distlesson.site.lab_sources import write_labs
+
+    write_labs(ROOT / LAB_DIR, DOCS / LAB_DIR, LOCALES)
 
 
 def lab_path(name: str, locale: str) -> Path:

@@ -1,4 +1,6 @@
-"""The labs: jupytext notebooks ``docs/labs/NAME.LOCALE.py`` that mkdocs-jupyter runs at build.
+"""The labs as pages: the notebooks ``docs/labs/NAME.LOCALE.py`` that mkdocs-jupyter runs.
+
+The notebooks are written from each lab's single source (:mod:`distlesson.site.lab_sources`).
 
 Two jobs, for the plugin and for the tests:
 
@@ -9,7 +11,8 @@ Two jobs, for the plugin and for the tests:
   back into a documentation page at its language's address (``ca/labs/memory/``), with the
   addresses of its other languages, which Material's language switcher and the sitemap read.
 - **Checks.** A lab's markdown cells are prose (no typed number, as on every page); its code
-  cells are the same in every language but for one ``LOCALE = "xx"`` line.
+  cells are the same in every language but for one ``LOCALE = "xx"`` line and the language
+  of their comments.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ __all__ = [
 ]
 
 LAB_DIR = "labs"
-"""Where the labs live under docs/: ``labs/NAME.LOCALE.py``."""
+"""The labs' folder: sources in ``labs/NAME.py`` beside mkdocs.yml, notebooks in
+``docs/labs/NAME.LOCALE.py``."""
 _LAB = re.compile(rf"^{LAB_DIR}/[a-z0-9-]+\.(?P<locale>[a-z]{{2}})\.py$")
 _LAB_SUFFIX = re.compile(r"\.[a-z]{2}\.py$")
 _LOCALE_LINE = re.compile(r"""^LOCALE\s*=\s*["'](?P<locale>[a-z]{2})["']\s*$""", re.MULTILINE)
@@ -184,7 +188,8 @@ class LabCells:
     locale_lines: int
     """How many ``LOCALE = ...`` lines the code cells hold (exactly one is allowed)."""
     code: tuple[str, ...]
-    """Each code cell's source, the LOCALE line normalised to ``LOCALE = "xx"``."""
+    """Each code cell's source, the LOCALE line normalised to ``LOCALE = "xx"`` and its
+    full-line comments left out (they are written in the notebook's language)."""
     markdown: tuple[str, ...]
     """Each markdown cell's source."""
 
@@ -203,7 +208,8 @@ def lab_cells(path: Path) -> LabCells:
     for cell in notebook.cells:
         if cell.cell_type == "code":
             found += _LOCALE_LINE.findall(cell.source)
-            code.append(_LOCALE_LINE.sub('LOCALE = "xx"', cell.source))
+            lines = _LOCALE_LINE.sub('LOCALE = "xx"', cell.source).split("\n")
+            code.append("\n".join(line for line in lines if not line.lstrip().startswith("#")))
         elif cell.cell_type == "markdown":
             markdown.append(cell.source)
     return LabCells(found[0] if found else None, len(found), tuple(code), tuple(markdown))

@@ -5,6 +5,9 @@
 - ``on_serve`` watches the ``distlesson`` package; ``on_pre_build`` drops its modules when a
   source file changed, so ``mkdocs serve`` shows an edited formula on the next rebuild while
   the three language builds of one rebuild share one computation of every figure.
+- ``on_config`` writes each lab's notebooks, one per language, from its single source
+  ``labs/NAME.py`` into ``docs/labs/NAME.LOCALE.py`` (:mod:`distlesson.site.lab_sources`);
+  ``on_serve`` watches ``labs/`` too.
 - ``on_files`` makes the labs (``docs/labs/NAME.LOCALE.py``) pages again after the i18n
   plugin turned them into static files, so that mkdocs-jupyter runs and renders them;
   ``on_page_content`` dresses a rendered lab for the site (no CDN script, one shared
@@ -23,7 +26,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from distlesson.site import labs
+from distlesson.site import lab_sources, labs
 
 __all__ = ["DistlessonPlugin", "page_locale"]
 
@@ -36,6 +39,11 @@ def page_locale(src_uri: str, default: str = "en") -> str:
     """``why.fa.md`` -> ``fa``; a file without a language suffix is in the default language."""
     parts = Path(src_uri).name.split(".")
     return parts[-2] if len(parts) >= 3 and len(parts[-2]) == 2 else default
+
+
+def _lab_sources(config) -> Path:
+    """The labs' single sources: ``labs/`` beside mkdocs.yml."""
+    return Path(config.config_file_path).parent / labs.LAB_DIR
 
 
 def _source_stamp() -> tuple[tuple[str, int], ...]:
@@ -55,8 +63,20 @@ class DistlessonPlugin(BasePlugin):
         # which the library reload (self._stamp) and the labs' reuse rely on.
         self._serving = command == "serve"
 
+    def on_config(self, config):
+        i18n = config.plugins.get("i18n")
+        locales = [language.locale for language in i18n.config.languages] if i18n else ["en"]
+        try:
+            lab_sources.write_labs(_lab_sources(config), Path(config.docs_dir) / labs.LAB_DIR,
+                                   locales)
+        except lab_sources.LabSourceError as error:
+            raise PluginError(str(error)) from None
+        return config
+
     def on_serve(self, server, config, builder):
         server.watch(str(PACKAGE_DIR))
+        if _lab_sources(config).is_dir():
+            server.watch(str(_lab_sources(config)))
         return server
 
     def on_pre_build(self, config) -> None:
