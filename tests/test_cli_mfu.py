@@ -53,7 +53,7 @@ def test_text_output(capsys):
     (["--params", "7B", "--tokens-per-step", "1e6", "--gpus", "8", "--step-time", "1",
       "--recompute", "selective"], "--recompute selective needs --model and --seq"),
     (["--tokens-per-step", "1e6", "--gpus", "8", "--step-time", "1"],
-     "one of the arguments --params --model is required"),
+     "one of the arguments --params --model --config --arch is required"),
 ])
 def test_bad_input_is_one_line(capsys, argv, message):
     assert main(["mfu", *argv]) == 2

@@ -54,7 +54,7 @@ def test_text_explains_the_winner(capsys):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--params", "70B"], "--params: the planner needs the architecture's shapes"),
+    (["--params", "70B"], "one of the arguments --model --config --arch is required"),
     (["--model", "llama3-70b", "--tp", "3"], "tp=3 must divide gpus_per_node=8"),
     (["--model", "llama3-70b", "--tp", "8", "--dp", "4"], "= 32 != gpus 64"),
     (["--model", "llama3-70b", "--top", "0"], "--top='0' must be a positive integer"),

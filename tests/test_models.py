@@ -5,10 +5,17 @@ import pytest
 from distlesson.catalog.models import MODELS, Architecture, get_model, parameter_tensors
 
 
-@pytest.mark.parametrize("key", sorted(MODELS))
+@pytest.mark.parametrize("key", sorted(k for k in MODELS if MODELS[k].published_params))
 def test_computed_count_equals_published_checkpoint_count(key):
     arch = MODELS[key]
     assert arch.num_params == arch.published_params
+
+
+def test_gpt3_175b_is_the_papers_175_billion_within_its_rounding():
+    # Brown et al. 2020, Table 2.1 states 175.0B; no weights are released to count exactly.
+    arch = get_model("gpt3-175b")
+    assert arch.published_params is None
+    assert abs(arch.num_params - 175.0e9) <= 0.05e9 * 10  # "175.0B": within half a billion
 
 
 def test_published_counts_are_those_of_the_checkpoints():
@@ -17,6 +24,20 @@ def test_published_counts_are_those_of_the_checkpoints():
     assert get_model("llama3-8b").published_params == 8_030_261_248
     assert get_model("llama3-70b").published_params == 70_553_706_496
     assert get_model("llama3-405b").published_params == 405_853_388_800
+    assert get_model("llama2-70b").published_params == 68_976_648_192
+    assert get_model("qwen2.5-7b").published_params == 7_615_616_512
+    assert get_model("qwen2.5-72b").published_params == 72_706_203_648
+
+
+def test_qwen25_7b_by_hand_with_biases_on_q_k_v_only():
+    h, kv, f, v, layers = 3584, 4 * 128, 18944, 152064, 28
+    per_layer = 2 * h * h + 2 * kv * h + (h + 2 * kv) + 3 * h * f + 2 * h
+    arch = get_model("qwen2.5-7b")
+    assert arch.num_params == 2 * v * h + layers * per_layer + h
+    names = [t.name for t in parameter_tensors(arch)]
+    assert "layers.0.self_attn.q_proj.bias" in names
+    assert "layers.0.self_attn.o_proj.bias" not in names
+    assert "layers.0.mlp.up_proj.bias" not in names
 
 
 def test_gpt2_small_by_hand():

@@ -1,9 +1,10 @@
 """Published model architectures, and their parameter counts computed tensor by tensor.
 
 A parameter count is never typed: :func:`parameter_tensors` lists every weight tensor of an
-architecture with its shape, and :attr:`Architecture.num_params` sums them. Each catalog
-entry also carries ``published_params``, the count read from the model's released weights,
-so the tests can check the computation against an independent source.
+architecture with its shape, and :attr:`Architecture.num_params` sums them. A catalog entry
+whose weights are released also carries ``published_params``, the count read from them, so
+the tests can check the computation against an independent source; GPT-3's weights are not
+released, and its paper's rounded "175B" is checked within its rounding.
 """
 
 from __future__ import annotations
@@ -72,17 +73,23 @@ class Architecture:
     """Whether the output head reuses the token embedding matrix."""
     max_positions: int | None
     """Rows of a learned position embedding, or None for rotary embeddings (RoPE)."""
-    published_params: int
-    """The exact count from the model's released weights (an input, kept for checking)."""
+    published_params: int | None
+    """The exact count from the model's released weights (an input, kept for checking);
+    None where no weights are released (GPT-3) or the shapes come from the user."""
     source: str
     """Where the architecture and the published count come from."""
     fused_qkv: bool = False
     """GPT-2 style: one fused ``c_attn`` matrix instead of separate q, k, v projections."""
+    qkv_bias: bool = False
+    """Qwen2 style: biases on the q, k and v projections only (``bias`` puts them on every
+    linear layer)."""
 
     def __post_init__(self) -> None:
         for field in ("num_layers", "hidden_size", "num_heads", "num_kv_heads",
                       "ffn_hidden_size", "vocab_size", "published_params"):
             value = getattr(self, field)
+            if field == "published_params" and value is None:
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"{field}={value!r} must be a positive integer")
         if self.hidden_size % self.num_heads:
@@ -126,10 +133,10 @@ def _norm(arch: Architecture, name: str) -> list[ParameterTensor]:
     return tensors
 
 
-def _linear(arch: Architecture, name: str, out_features: int, in_features: int,
-            ) -> list[ParameterTensor]:
+def _linear(arch: Architecture, name: str, out_features: int, in_features: int, *,
+            bias: bool = False) -> list[ParameterTensor]:
     tensors = [ParameterTensor(f"{name}.weight", (out_features, in_features))]
-    if arch.bias:
+    if arch.bias or bias:
         tensors.append(ParameterTensor(f"{name}.bias", (out_features,)))
     return tensors
 
@@ -140,9 +147,9 @@ def _attention(arch: Architecture, prefix: str) -> list[ParameterTensor]:
     if arch.fused_qkv:  # GPT-2: c_attn maps h -> q, k, v concatenated
         tensors = _linear(arch, f"{prefix}.attn.c_attn", 3 * h, h)
         return tensors + _linear(arch, f"{prefix}.attn.c_proj", h, h)
-    tensors = _linear(arch, f"{prefix}.self_attn.q_proj", h, h)
-    tensors += _linear(arch, f"{prefix}.self_attn.k_proj", kv, h)
-    tensors += _linear(arch, f"{prefix}.self_attn.v_proj", kv, h)
+    tensors = []
+    for name, width in (("q_proj", h), ("k_proj", kv), ("v_proj", kv)):
+        tensors += _linear(arch, f"{prefix}.self_attn.{name}", width, h, bias=arch.qkv_bias)
     return tensors + _linear(arch, f"{prefix}.self_attn.o_proj", h, h)
 
 
@@ -213,6 +220,39 @@ _GPT2_SMALL = Architecture(
 )
 
 
+_GPT3_175B = Architecture(
+    key="gpt3-175b", display_name="GPT-3 175B", num_layers=96, hidden_size=12288,
+    num_heads=96, num_kv_heads=96, ffn_hidden_size=4 * 12288, vocab_size=50257,
+    norm="layernorm", mlp="gelu", bias=True, tied_embeddings=True, max_positions=2048,
+    published_params=None,
+    source="Brown et al. 2020 (GPT-3), Table 2.1: 96 layers, d_model 12288, 96 heads, "
+    "context 2048, GPT-2's tokenizer (vocabulary 50257) and architecture; weights not "
+    "released, the paper states 175.0B",
+)
+
+_LLAMA2_70B = Architecture(
+    key="llama2-70b", display_name="Llama 2 70B", num_layers=80, hidden_size=8192,
+    num_heads=64, num_kv_heads=8, ffn_hidden_size=28672, vocab_size=32000, norm="rmsnorm",
+    mlp="swiglu", bias=False, tied_embeddings=False, max_positions=None,
+    published_params=68_976_648_192,
+    source="Touvron et al. 2023 (Llama 2), Table 1 and section 2.2; Hugging Face "
+    "meta-llama/Llama-2-70b-hf config.json and model.safetensors.index.json (total_size / 2 "
+    "bytes for bf16)",
+)
+
+
+def _qwen25(key: str, name: str, repo: str, *, layers: int, hidden: int, heads: int,
+            kv_heads: int, ffn: int, tied: bool, published: int) -> Architecture:
+    return Architecture(
+        key=key, display_name=name, num_layers=layers, hidden_size=hidden, num_heads=heads,
+        num_kv_heads=kv_heads, ffn_hidden_size=ffn, vocab_size=152064, norm="rmsnorm",
+        mlp="swiglu", bias=False, qkv_bias=True, tied_embeddings=tied, max_positions=None,
+        published_params=published,
+        source=f"Qwen2.5 Technical Report (Qwen Team 2024), Table 1; Hugging Face Qwen/{repo} "
+        "config.json and model.safetensors.index.json (total_size / 2 bytes for bf16)",
+    )
+
+
 def _course_tiny() -> Architecture:
     # Our own numpy decoder: its published count is, by definition, the computed one.
     fields = dict(
@@ -235,6 +275,12 @@ MODELS: dict[str, Architecture] = {
                 heads=64, ffn=28672, published=70_553_706_496),
         _llama3("llama3-405b", "Llama 3 405B", "Llama-3.1-405B", layers=126,
                 hidden=16384, heads=128, ffn=53248, published=405_853_388_800),
+        _LLAMA2_70B,
+        _GPT3_175B,
+        _qwen25("qwen2.5-7b", "Qwen2.5 7B", "Qwen2.5-7B", layers=28, hidden=3584, heads=28,
+                kv_heads=4, ffn=18944, tied=False, published=7_615_616_512),
+        _qwen25("qwen2.5-72b", "Qwen2.5 72B", "Qwen2.5-72B", layers=80, hidden=8192,
+                heads=64, kv_heads=8, ffn=29568, tied=False, published=72_706_203_648),
         _course_tiny(),
     )
 }

@@ -72,5 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"distlesson {args.command}: error: {' '.join(str(error).split())}",
               file=sys.stderr)
         return 2
-    print(json.dumps(result) if args.json else table)
+    try:
+        print(json.dumps(result) if args.json else table, flush=True)
+    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
+        sys.stdout = None  # nothing left to flush at exit
     return 1 if result.get("passed") is False else 0

@@ -7,14 +7,19 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from distlesson.catalog.models import MODELS
+from distlesson.catalog.models import MODELS, Architecture, get_model
+from distlesson.catalog.shapes import (
+    SPEC_KEYS,
+    architecture_from_config,
+    architecture_from_spec,
+    load_config,
+)
 from distlesson.claims.claim import placeholders
 from distlesson.site.placeholders import PLACEHOLDER
 from distlesson.units import GB, MB, TB, parse_quantity
 
-__all__ = ["Parser", "Result", "add_size", "format_figure", "number", "params_type",
-           "positive_int",
-           "resolve_placeholders"]
+__all__ = ["Parser", "Result", "add_model", "format_figure", "model_from_args", "model_name",
+           "number", "params_type", "positive_int", "resolve_placeholders"]
 
 Result = tuple[dict[str, Any], str]
 """A subcommand's output: a JSON-ready dict and its text rendering."""
@@ -38,11 +43,35 @@ def params_type(text: str) -> int:
     return int(value)
 
 
-def add_size(parser: argparse.ArgumentParser, *, params_help: str) -> None:
-    """The model's size: ``--params`` (a count) or ``--model`` (a published architecture)."""
-    size = parser.add_mutually_exclusive_group(required=True)
-    size.add_argument("--params", type=params_type, help=params_help)
+def add_model(parser: argparse.ArgumentParser, *, params_help: str | None = None,
+              required: bool = True) -> None:
+    """The model, one of: ``--model`` (the catalog), ``--config`` (a Hugging Face
+    config.json), ``--arch`` (shapes inline) and, where a count is enough, ``--params``."""
+    size = parser.add_mutually_exclusive_group(required=required)
+    if params_help is not None:
+        size.add_argument("--params", type=params_type, help=params_help)
     size.add_argument("--model", choices=list(MODELS), help="a published architecture")
+    size.add_argument("--config", metavar="FILE", help="a Hugging Face config.json")
+    size.add_argument("--arch", metavar="KEY=VALUE,...",
+                      help=f"shapes inline; keys: {', '.join(SPEC_KEYS)}")
+
+
+def model_from_args(args: argparse.Namespace) -> Architecture | None:
+    """The architecture that ``--model``, ``--config`` or ``--arch`` names (None if none
+    did); ValueError, naming the field, for a config or a spec that cannot be used."""
+    if getattr(args, "config", None) is not None:
+        return architecture_from_config(load_config(args.config), name=args.config)
+    if getattr(args, "arch", None) is not None:
+        return architecture_from_spec(args.arch)
+    if getattr(args, "model", None) is not None:
+        return get_model(args.model)
+    return None
+
+
+def model_name(args: argparse.Namespace) -> str | None:
+    """How the output names the model: the catalog key, the config file or the spec."""
+    return (getattr(args, "model", None) or getattr(args, "config", None)
+            or getattr(args, "arch", None))
 
 
 def positive_int(name: str) -> Callable[[str], int]:

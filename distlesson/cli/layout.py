@@ -12,7 +12,6 @@ from fractions import Fraction
 
 from distlesson.catalog.hardware import GPUS, get_gpu
 from distlesson.catalog.interconnects import INTERCONNECTS, get_interconnect
-from distlesson.catalog.models import MODELS, get_model
 from distlesson.memory.activations import RECOMPUTE
 from distlesson.memory.optimizers import OPTIMIZERS
 from distlesson.memory.precision import PRESETS
@@ -20,7 +19,7 @@ from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload, analyse_layout
 from distlesson.units import GB
 
-from ._common import Result, number, positive_int
+from ._common import Result, add_model, model_from_args, model_name, number, positive_int
 
 __all__ = ["add", "run"]
 
@@ -28,8 +27,7 @@ DIMENSIONS = ("dp", "tp", "pp", "cp")
 
 
 def add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", choices=list(MODELS), required=True,
-                        help="a published architecture (shapes are needed)")
+    add_model(parser)
     for name, text in (("dp", "data parallel"), ("tp", "tensor parallel"),
                        ("pp", "pipeline stages"), ("cp", "context parallel")):
         parser.add_argument(f"--{name}", type=positive_int(f"--{name}"), default=1, help=text)
@@ -56,14 +54,14 @@ def run(args: argparse.Namespace) -> Result:
     workload = Workload(seq_len=args.seq, micro_batch=args.micro_batch,
                         global_batch=global_batch, recompute=args.recompute,
                         precision=args.precision, optimizer=args.optimizer)
-    report = analyse_layout(get_model(args.model), layout, workload)
+    report = analyse_layout(model_from_args(args), layout, workload)
     gpu = get_gpu(args.gpu)
     links = {"tp": get_interconnect(args.intra)}
     links |= {d: get_interconnect(args.inter) for d in ("dp", "pp", "cp")}
     comm = report.communication
     seconds = {d: Fraction(getattr(comm, d)) / Fraction(links[d].bandwidth) for d in DIMENSIONS}
     result = {
-        "model": args.model, **{d: getattr(layout, d) for d in (*DIMENSIONS, "zero")},
+        "model": model_name(args), **{d: getattr(layout, d) for d in (*DIMENSIONS, "zero")},
         "world_size": layout.world_size, "seq": args.seq, "micro_batch": args.micro_batch,
         "global_batch": global_batch, "num_microbatches": report.num_microbatches,
         "recompute": args.recompute, "gpu": args.gpu,
@@ -79,7 +77,7 @@ def run(args: argparse.Namespace) -> Result:
     }
     shape = " x ".join(f"{d}={getattr(layout, d)}" for d in DIMENSIONS)
     lines = [
-        f"{args.model}: {shape}, zero={args.zero} ({layout.world_size} x {gpu.display_name})",
+        f"{model_name(args)}: {shape}, zero={args.zero} ({layout.world_size} x {gpu.display_name})",
         f"step: {global_batch} sequences of {args.seq} tokens, micro-batch {args.micro_batch}, "
         f"{report.num_microbatches} micro-batches per replica, recompute {args.recompute}",
         "",

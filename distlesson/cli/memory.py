@@ -7,19 +7,18 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from distlesson.catalog.hardware import GPUS, get_gpu
-from distlesson.catalog.models import get_model
 from distlesson.memory.optimizers import OPTIMIZERS
 from distlesson.memory.precision import PRESETS
 from distlesson.memory.states import Layout, check_layout, min_gpus, model_states, per_gpu_states
 from distlesson.units import GB
 
-from ._common import Result, add_size, number, positive_int
+from ._common import Result, add_model, model_from_args, model_name, number, positive_int
 
 __all__ = ["add", "run"]
 
 
 def add(parser: argparse.ArgumentParser) -> None:
-    add_size(parser, params_help="parameter count, e.g. 70e9 or 70B")
+    add_model(parser, params_help="parameter count, e.g. 70e9 or 70B")
     parser.add_argument("--optimizer", choices=list(OPTIMIZERS), default="adamw")
     parser.add_argument("--precision", choices=list(PRESETS), default="mixed")
     parser.add_argument("--dp", type=positive_int("--dp"), default=1, help="data parallel")
@@ -41,8 +40,8 @@ def _breakdown_table(rows: Sequence[tuple[str, float, float, float]]) -> list[st
 
 def run(args: argparse.Namespace) -> Result:
     layout = Layout(dp=args.dp, tp=args.tp, pp=args.pp, cp=args.cp, zero=args.zero)
-    if args.model is not None:
-        arch = get_model(args.model)
+    arch = model_from_args(args)
+    if arch is not None:
         check_layout(arch, layout)
         subject, params = arch, arch.num_params
     else:
@@ -52,7 +51,7 @@ def run(args: argparse.Namespace) -> Result:
     per_gpu = per_gpu_states(states, layout)
     names = ("weights", "grads", "master", "optimizer")
     result = {
-        "params": params, "model": args.model, "optimizer": args.optimizer,
+        "params": params, "model": model_name(args), "optimizer": args.optimizer,
         "precision": args.precision, "dp": args.dp, "tp": args.tp, "pp": args.pp,
         "cp": args.cp, "zero": args.zero, "gpu": args.gpu,
         "gpu_memory_bytes": number(gpu.memory_bytes),
@@ -67,8 +66,8 @@ def run(args: argparse.Namespace) -> Result:
     rows = [(n, float(Fraction(getattr(states, n)) / params), float(getattr(states, n)),
              float(getattr(per_gpu, n))) for n in (*names, "total")]
     lines = [
-        f"{args.model or 'model'}: {params:,} parameters, {OPTIMIZERS[args.optimizer].display_name}"
-        f", precision {args.precision}",
+        f"{model_name(args) or 'model'}: {params:,} parameters, "
+        f"{OPTIMIZERS[args.optimizer].display_name}, precision {args.precision}",
         f"layout: dp={args.dp} tp={args.tp} pp={args.pp} cp={args.cp} zero={args.zero} "
         f"({layout.world_size} x {gpu.display_name}, {gpu.memory_bytes / GB:,.0f} GB each)",
         "", *_breakdown_table(rows), "",

@@ -12,12 +12,11 @@ import argparse
 from collections.abc import Callable
 
 from distlesson.catalog.hardware import GPUS, get_gpu
-from distlesson.catalog.models import get_model
 from distlesson.efficiency.mfu import hfu, ideal_step_time, mfu, step_flops
 from distlesson.memory.activations import RECOMPUTE
 from distlesson.units import parse_quantity
 
-from ._common import Result, add_size, number, positive_int
+from ._common import Result, add_model, model_from_args, model_name, number, positive_int
 
 __all__ = ["add", "positive_quantity", "run"]
 
@@ -38,7 +37,7 @@ def positive_quantity(name: str) -> Callable[[str], float]:
 
 
 def add(parser: argparse.ArgumentParser) -> None:
-    add_size(parser, params_help="parameter count (6N FLOPs per token)")
+    add_model(parser, params_help="parameter count (6N FLOPs per token)")
     parser.add_argument("--tokens-per-step", type=positive_quantity("--tokens-per-step"),
                         required=True, help="tokens in one optimizer step, e.g. 16M")
     parser.add_argument("--gpus", type=positive_int("--gpus"), required=True)
@@ -54,18 +53,19 @@ def add(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> Result:
     gpu = get_gpu(args.gpu)
     peak = gpu.bf16_dense_flops
-    model = get_model(args.model) if args.model is not None else args.params
-    count = "narayanan" if args.model is not None and args.seq else "6n"
+    arch = model_from_args(args)
+    model = arch if arch is not None else args.params
+    count = "narayanan" if arch is not None and args.seq else "6n"
     if args.recompute == "selective" and count == "6n":
         raise ValueError("--recompute selective needs --model and --seq (the attention shapes)")
     flops = step_flops(model, seq_len=args.seq or 1, tokens_per_step=args.tokens_per_step,
                        recompute=args.recompute, count=count)
-    params = model.num_params if args.model is not None else model
+    params = arch.num_params if arch is not None else args.params
     model_flops, hardware_flops = float(flops.model), float(flops.hardware)
     ideal = ideal_step_time(model_flops, gpus=args.gpus, peak_flops=peak)
     utilisation = mfu(model_flops, step_time=args.step_time, gpus=args.gpus, peak_flops=peak)
     result = {
-        "model": args.model, "params": params, "count": count, "seq": args.seq,
+        "model": model_name(args), "params": params, "count": count, "seq": args.seq,
         "tokens_per_step": number(args.tokens_per_step), "gpus": args.gpus, "gpu": args.gpu,
         "peak_flops": number(peak), "step_time": args.step_time,
         "model_flops": model_flops, "hardware_flops": hardware_flops,
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> Result:
     counted = ("6N per token" if count == "6n"
                else f"Narayanan et al. 2021, attention at seq {args.seq}")
     lines = [
-        f"{args.model or 'model'}: {params:,} parameters, {args.tokens_per_step:,.0f} tokens "
+        f"{model_name(args) or 'model'}: {params:,} parameters, {args.tokens_per_step:,.0f} tokens "
         f"per step on {args.gpus:,} x {gpu.display_name} ({peak / 1e12:,.0f} TFLOP/s bf16)",
         f"model FLOPs per step: {model_flops:.4g} ({counted})",
         f"ideal step (every GPU at peak): {ideal:,.3f} s; measured {args.step_time:,.3f} s",

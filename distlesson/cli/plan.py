@@ -11,14 +11,13 @@ import argparse
 import time
 
 from distlesson.catalog.hardware import GPUS
-from distlesson.catalog.models import MODELS, get_model
 from distlesson.efficiency.planner import HEADROOM, PlannedConfig, evaluate, plan
 from distlesson.efficiency.step_time import TERMS, Cluster
 from distlesson.memory.activations import RECOMPUTE
 from distlesson.memory.states import Layout
 from distlesson.units import GB
 
-from ._common import Result, add_size, number, positive_int
+from ._common import Result, add_model, model_from_args, model_name, number, positive_int
 from .mfu import positive_quantity
 
 __all__ = ["add", "run"]
@@ -27,7 +26,7 @@ DIMENSIONS = ("dp", "tp", "pp", "cp")
 
 
 def add(parser: argparse.ArgumentParser) -> None:
-    add_size(parser, params_help="parameter count (not enough: the planner needs shapes)")
+    add_model(parser)
     parser.add_argument("--gpus", type=positive_int("--gpus"), required=True)
     parser.add_argument("--gpu", choices=list(GPUS), default="h100-sxm")
     parser.add_argument("--gpus-per-node", type=positive_int("--gpus-per-node"), default=None,
@@ -78,10 +77,7 @@ def _why(best: PlannedConfig, other: PlannedConfig | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> Result:
-    if args.model is None:
-        raise ValueError("--params: the planner needs the architecture's shapes (layers, "
-                         f"hidden size, heads); use --model, one of {', '.join(MODELS)}")
-    arch = get_model(args.model)
+    arch = model_from_args(args)
     cluster = Cluster(gpu=args.gpu, num_gpus=args.gpus, gpus_per_node=args.gpus_per_node)
     recomputes = RECOMPUTE if args.recompute is None else (args.recompute,)
     zeros = (0, 1, 2, 3) if args.zero is None else (args.zero,)
@@ -99,7 +95,7 @@ def run(args: argparse.Namespace) -> Result:
     seconds = time.perf_counter() - start
     shown = result.configs[: args.top]
     out = {
-        "model": args.model, "gpus": args.gpus, "gpu": args.gpu,
+        "model": model_name(args), "gpus": args.gpus, "gpu": args.gpu,
         "gpus_per_node": cluster.gpus_per_node, "seq": args.seq,
         "tokens_per_step": number(args.tokens_per_step), "headroom": HEADROOM,
         "memory_limit_bytes": result.memory_limit, "evaluated": len(result.configs),
