@@ -34,19 +34,21 @@ def _roofline_claims() -> list[Claim]:
     return [
         Claim(
             id="ca_ridge_point", source="ca §5 (widget: the hardware's roof)",
-            unit="flop_per_byte", stated=296.0, rel_tol=0.01, chapter="hardware",
+            unit="flop_per_byte", stated=296.0, chapter="hardware",
             computed=_h100_ridge,
             statement={"en": "The H100's ridge point is "
                        "{{ claim.ca_ridge_point.stated }}."},
             why={"en": "The datasheet's dense bf16 peak over its memory bandwidth gives "
-                 "{{ claim.ca_ridge_point.computed }}; the source divides a peak rounded to "
-                 "{{ claim.ca_ridge_point.rounded_peak }} TFLOP/s by the same bandwidth, a "
-                 "difference within the datasheet's own rounding."},
+                 "{{ claim.ca_ridge_point.computed }}, which rounds one below the source's "
+                 "figure: the source divides a peak rounded up to "
+                 "{{ claim.ca_ridge_point.rounded_peak }} TFLOP/s by the same bandwidth. The "
+                 "difference is in an input's rounding, not in the method."},
             extras=(Figure("rounded_peak", lambda: 990, "count"),),
         ),
         Claim(
             id="ca_decode_intensity", source="ca §5 (widget: the hardware's roof)",
-            unit="flop_per_byte", stated=1.0, rel_tol=0.01, chapter="hardware",
+            unit="flop_per_byte", stated=1.0, chapter="hardware",
+            precision=0.1,  # the widget shows "1,0 FLOP/byte",
             computed=_decode,
             statement={"en": "Decoding one token multiplies a vector by the weights at "
                        "{{ claim.ca_decode_intensity.stated }}, not the two often quoted."},
@@ -57,7 +59,7 @@ def _roofline_claims() -> list[Claim]:
         ),
         Claim(
             id="ca_decode_share", source="ca §5 (widget: the hardware's roof)",
-            unit="fraction", stated=0.0034, rel_tol=0.02, chapter="hardware",
+            unit="fraction", stated=0.0034, chapter="hardware",
             computed=lambda: _decode() / _h100_ridge(),
             statement={"en": "At batch one the GPU does at most "
                        "{{ claim.ca_decode_share.stated }} of what it could."},
@@ -67,7 +69,7 @@ def _roofline_claims() -> list[Claim]:
         ),
         Claim(
             id="ca_decode_batch_ridge", source="ca §5", unit="count", stated=512,
-            rel_tol=0.0, chapter="hardware",
+            chapter="hardware",
             computed=lambda: decode_batch_at_ridge(get_gpu(H100), HIDDEN),
             statement={"en": "Decoding reaches the H100's ridge with about "
                        "{{ claim.ca_decode_batch_ridge.stated }} tokens at once."},
@@ -78,7 +80,7 @@ def _roofline_claims() -> list[Claim]:
         ),
         Claim(
             id="ca_training_intensity", source="ca §5 (widget: the hardware's roof)",
-            unit="flop_per_byte", stated=3641.0, rel_tol=0.001, chapter="hardware",
+            unit="flop_per_byte", stated=3641.0, chapter="hardware",
             computed=lambda: matmul_intensity(TRAINING_TOKENS, HIDDEN, 4 * HIDDEN),
             statement={"en": "A training step with {{ claim.ca_training_intensity.tokens }} "
                        "tokens reaches {{ claim.ca_training_intensity.stated }}."},
@@ -95,7 +97,7 @@ def _cost_claims() -> list[Claim]:
     return [
         Claim(
             id="fa_cost_llama", source="fa: exercises", unit="usd", stated=100e6,
-            rel_tol=0.1, chapter="planning", computed=lambda: llama().reported_cost_usd,
+            chapter="planning", computed=lambda: llama().reported_cost_usd,
             statement={"en": "Training Llama 3 405B cost about "
                        "{{ claim.fa_cost_llama.stated }} in compute."},
             why={"en": "Meta reports {{ claim.fa_cost_llama.gpu_hours }} H100 GPU-hours for "
@@ -112,7 +114,7 @@ def _cost_claims() -> list[Claim]:
         ),
         Claim(
             id="fa_cost_deepseek", source="fa: exercises", unit="usd", stated=5.6e6,
-            rel_tol=0.01, chapter="planning", computed=deepseek_v3_cost_usd,
+            chapter="planning", computed=deepseek_v3_cost_usd,
             statement={"en": "DeepSeek-V3 cost about {{ claim.fa_cost_deepseek.stated }}."},
             why={"en": "The report's H800 GPU-hours at its assumed rental price give "
                  "{{ claim.fa_cost_deepseek.computed }}, for the final training run only, "
@@ -135,7 +137,8 @@ def _mfu_claims() -> list[Claim]:
     return [
         Claim(
             id="ca_mfu_two_ways", source="ca §4 (widget: where the time goes)",
-            unit="fraction", stated=0.180, rel_tol=0.003, chapter="mfu", computed=computed,
+            unit="fraction", stated=0.180, chapter="mfu", computed=computed,
+            precision=0.001,  # written "18,0 %"
             statement={"en": "Six FLOPs per parameter and token for "
                        "{{ claim.ca_mfu_two_ways.params }} parameters and "
                        "{{ claim.ca_mfu_two_ways.tokens }} tokens per step, over the step's "

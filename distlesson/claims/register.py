@@ -1,10 +1,11 @@
 """The claims register of the first chapter: what the sources state, what the code computes.
 
 Sources: ``ca`` is the Catalan chapter, ``fa`` the Persian lesson (see the seed texts).
-Each claim's ``stated`` is the source's number typed as an input; ``computed`` calls the
-library. Parameter counts written like "70B" in a source are its nominal counts (70e9),
-kept as inputs below; where the exact count of the released weights changes the answer,
-a claim cites it as an extra figure.
+Each claim's ``stated`` is the source's number typed as an input (for a code listing, the
+figure it prints when run); ``computed`` calls the library; whether they agree follows one
+rule, :attr:`distlesson.claims.claim.Claim.agrees`. Parameter counts written like "70B" in
+a source are its nominal counts (70e9), kept as inputs below; where the exact count of the
+released weights changes the answer, a claim cites it as an extra figure.
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.lookup import lookup
 from distlesson.catalog.models import get_model
 from distlesson.claims.claim import Claim, Figure
+from distlesson.claims.communication import communication_claims
 from distlesson.claims.efficiency import efficiency_claims
+from distlesson.claims.fit import fit_claims
+from distlesson.claims.layouts import layout_claims
+from distlesson.claims.listings import data_parallel_claims, listing_claims
 from distlesson.claims.parallelism import parallelism_claims, pipeline_claims
 from distlesson.claims.savings import savings_claims
 from distlesson.claims.translations import CLAIM_TEXTS
@@ -88,7 +93,7 @@ def _ca_claims() -> list[Claim]:
     ]
     claims = [
         Claim(
-            id="ca_states_total", source="ca §1", unit="bytes", stated=1.1e12, rel_tol=0.05,
+            id="ca_states_total", source="ca §1", unit="bytes", stated=1.1e12,
             computed=lambda: model_states(SOURCE_70B).total,
             statement={"en": "A model of {{ claim.ca_states_total.params }} parameters needs "
                        "about {{ claim.ca_states_total.stated }} for its states alone, "
@@ -107,7 +112,7 @@ def _ca_claims() -> list[Claim]:
             ),
         ),
         Claim(
-            id="ca_gpus_to_hold", source="ca §1", unit="count", stated=14, rel_tol=0.0,
+            id="ca_gpus_to_hold", source="ca §1", unit="count", stated=14,
             computed=lambda: min_gpus(model_states(SOURCE_70B).total, _gpu_memory("h100-sxm")),
             statement={"en": "Those states fill {{ claim.ca_gpus_to_hold.stated }} GPUs of "
                        "{{ claim.ca_gpus_to_hold.gpu_memory }}."},
@@ -130,7 +135,7 @@ def _ca_claims() -> list[Claim]:
                                  "bytes_per_param"))
         claims.append(Claim(
             id=claim_id, source="ca §1 (widget: why it does not fit)", unit="bytes_per_param",
-            stated=stated, rel_tol=0.005,  # one decimal: half a unit in the last place
+            stated=stated, precision=0.1,  # written with one decimal: "10,0", "8,1", "12,0"
             computed=lambda o=optimizer: _bpp("llama3-70b", o),
             statement={"en": f"{name[0].upper()}{name[1:]} needs "
                        f"{{{{ claim.{claim_id}.stated }}}} per parameter."},
@@ -144,7 +149,6 @@ def _fa_memory_claims() -> list[Claim]:
     return [
         Claim(
             id="fa_adam_moments", source="fa: the problem", unit="bytes", stated=28e9,
-            rel_tol=0.01,
             computed=lambda: optimizer_state_bytes("adamw", SOURCE_7B, FP32),
             statement={"en": "For a model of {{ claim.fa_adam_moments.params }} parameters "
                        "in FP16, Adam's two moments add {{ claim.fa_adam_moments.stated }}."},
@@ -155,7 +159,7 @@ def _fa_memory_claims() -> list[Claim]:
         ),
         Claim(
             id="fa_states_before_activations", source="fa: the problem", unit="bytes",
-            stated=56e9, rel_tol=0.01,
+            stated=56e9,
             computed=lambda: model_states(SOURCE_7B, precision=FA_CONVENTION).total,
             statement={"en": "Before a single activation, a model of "
                        "{{ claim.fa_states_before_activations.params }} parameters holds "
@@ -175,7 +179,7 @@ def _fa_memory_claims() -> list[Claim]:
         ),
         Claim(
             id="fa_mixed_precision_savings", source="fa: build it, step five; key terms",
-            unit="fraction", stated=0.25, rel_tol=0.01,
+            unit="fraction", stated=0.25,
             computed=lambda: _saving("mixed"),
             statement={"en": "Mixed precision saves {{ claim.fa_mixed_precision_savings.stated }} "
                        "of the memory, not half, because the optimizer dominates."},
@@ -197,7 +201,7 @@ def _fa_gpu_claims() -> list[Claim]:
     return [
         Claim(
             id="fa_gpus_for_largest_llama", source="fa: why distribution is needed",
-            unit="count", stated=61, rel_tol=0.0,
+            unit="count", stated=61,
             computed=lambda: min_gpus(states(SOURCE_405B), _gpu_memory("h100-sxm")),
             statement={"en": "Llama 3 405B needs at least "
                        "{{ claim.fa_gpus_for_largest_llama.stated }} H100s to hold its "
@@ -212,7 +216,6 @@ def _fa_gpu_claims() -> list[Claim]:
         ),
         Claim(
             id="fa_min_gpus_states", source="fa: the problem", unit="count", stated=3,
-            rel_tol=0.0,
             computed=lambda: min_gpus(states(SOURCE_70B), _gpu_memory("a100-80gb")),
             statement={"en": "With optimizer state and gradients, a model of "
                        "{{ claim.fa_min_gpus_states.params }} parameters needs at least "
@@ -231,7 +234,7 @@ def _fa_gpu_claims() -> list[Claim]:
             ),
         ),
         Claim(
-            id="fa_fsdp_gpus", source="fa: FSDP", unit="count", stated=16, rel_tol=0.0,
+            id="fa_fsdp_gpus", source="fa: FSDP", unit="count", stated=16,
             computed=lambda: _fsdp_min_dp(SOURCE_70B, FA_CONVENTION, "a100-80gb"),
             statement={"en": "With FSDP, a model of {{ claim.fa_fsdp_gpus.params }} "
                        "parameters needs at least {{ claim.fa_fsdp_gpus.stated }} GPUs to "
@@ -257,7 +260,7 @@ def _fa_gpu_claims() -> list[Claim]:
         ),
         Claim(
             id="fa_optimizer_gpus", source="fa: why distribution is needed", unit="count",
-            stated=7, rel_tol=0.0,
+            stated=7,
             computed=lambda: min_gpus(optimizer_state_bytes("adamw", SOURCE_70B, FP32),
                                       _gpu_memory("a100-80gb")),
             statement={"en": "For a model of {{ claim.fa_optimizer_gpus.params }} "
@@ -289,8 +292,10 @@ def _translated(claim: Claim) -> Claim:
 
 CLAIMS: tuple[Claim, ...] = tuple(
     _translated(c) for c in (*_ca_claims(), *_fa_memory_claims(), *_fa_gpu_claims(),
-                             *parallelism_claims(), *pipeline_claims(),
-                             *savings_claims(), *efficiency_claims()))
+                             *fit_claims(), *listing_claims(), *data_parallel_claims(),
+                             *communication_claims(), *parallelism_claims(),
+                             *layout_claims(), *pipeline_claims(), *savings_claims(),
+                             *efficiency_claims()))
 """Every claim of the register, in the order of the chapter."""
 
 

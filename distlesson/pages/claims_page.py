@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 from distlesson.claims.claim import Claim
-from distlesson.claims.register import CLAIMS, claim_figures
+from distlesson.claims.register import CLAIMS
 from distlesson.claims.translations import CLAIM_TEXTS
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import check_locale
@@ -29,42 +30,63 @@ _VERDICT = {
     "ca": ("✓ coincideix", "✗ difereix"),
     "fa": ("✓ مطابق", "✗ مغایر"),
 }
+_BOUND = {  # how a stated bound reads in the Stated column ("about" shows the bare figure)
+    "at_most": {"en": "up to {}", "ca": "fins a {}", "fa": "حداکثر {}"},
+    "at_least": {"en": "at least {}", "ca": "com a mínim {}", "fa": "دست‌کم {}"},
+    "more_than": {"en": "more than {}", "ca": "més de {}", "fa": "بیش از {}"},
+    "less_than": {"en": "less than {}", "ca": "menys de {}", "fa": "کمتر از {}"},
+}
 _SOURCE_NAMES = {
     "ca": {"en": "Catalan chapter", "ca": "Capítol català", "fa": "فصل کاتالانی"},
     "fa": {"en": "Persian lesson", "ca": "Lliçó persa", "fa": "درس فارسی"},
 }
 
 
-def _figure(name: str, value: float, unit: str) -> Figure:
-    """A claim value as a site figure, shown at a precision that fits its size."""
+def _figure(name: str, value: float, unit: str, *, precision: float | None = None,
+            binary: bool = False) -> Figure:
+    """A claim value as a site figure, shown at a precision that fits its size.
+
+    A source's figure (``.stated``) keeps the decimals it was written with: those of the
+    claim's ``precision`` when it gives one (10.0, 18.0 %), else those of the value (8.1).
+    """
+    stated = name.endswith(".stated")
+
+    def written(scale: float, shown: float) -> int:
+        """Decimals of the source's figure shown in a unit of ``scale`` base units."""
+        if stated and precision is not None:
+            return max(0, -math.floor(math.log10(precision / scale) + 1e-9))
+        return _written_decimals(shown)
+
     if unit == "bytes":
-        if _binary(value):  # 2 GiB reads better than 2.147 GB, 64 MiB than 67.1 MB
+        if binary and _binary(value):  # 2 GiB reads better than 2.147 GB, 64 MiB than 67.1 MB
             return Figure(name, value, "GiB" if value >= 2**30 else "MiB")
+        if stated:  # as the source wrote it: 122.5 GB, 0.5 GB, 91.0 GB
+            return Figure(name, value, "GB", digits=written(1e9, round(value / 1e9, 9)))
         whole = value >= 100e9 or float(value / 1e9).is_integer()
-        return Figure(name, value, "GB", digits=0 if whole else 1)
+        return Figure(name, value, "GB", digits=0 if whole else 1 if value >= 1e9 else 2)
     if unit == "fraction":
         # as written in the source (27.3 %), and computed shares to a tenth unless whole
         percent = round(value * 100, 9)
-        if name.endswith(".stated"):
-            return Figure(name, value, "%", digits=_written_decimals(percent))
+        if stated:
+            return Figure(name, value, "%", digits=written(0.01, percent))
         if percent == int(percent):
             return Figure(name, value, "%")
         return Figure(name, value, "%", digits=1 if abs(percent) >= 1 else 2)
     if unit == "usd":
         return Figure(name, value, "M$", digits=1 if value < 1e7 else 0)
     if unit == "flop_per_byte":
-        stated = name.endswith(".stated")
-        return Figure(name, value, "FLOP/B", digits=_written_decimals(value) if stated else 1)
+        return Figure(name, value, "FLOP/B", digits=written(1, value) if stated else 1)
     if unit == "ratio":
-        stated = name.endswith(".stated")
-        return Figure(name, value, "x", digits=_written_decimals(value) if stated else 2)
+        return Figure(name, value, "x", digits=written(1, value) if stated else 2)
     if unit == "count":
-        if value >= 1e9:
-            return Figure(name, value, "B params")
+        if value >= 1e9:  # 37B as written, 36.6B computed, 7.5B
+            billions = round(value / 1e9, 9)
+            if stated or billions.is_integer():
+                return Figure(name, value, "B params", digits=written(1e9, billions))
+            return Figure(name, value, "B params", digits=1)
         return Figure(name, value, digits=0)
     # A source's number keeps the decimals it was written with (8.1, not 8.100).
-    stated = name.endswith(".stated")
-    digits = _written_decimals(value) if stated else _decimals(value)
+    digits = written(1, value) if stated else _decimals(value)
     return Figure(name, value, "bytes", digits=digits)
 
 
@@ -90,7 +112,11 @@ def _decimals(value: float) -> int:
 
 @functools.cache
 def figures() -> tuple[Figure, ...]:
-    return tuple(_figure(name, value, unit) for name, (value, unit) in claim_figures().items())
+    """Every placeholder of the register (:func:`~distlesson.claims.register.claim_figures`)
+    as a site figure."""
+    return tuple(_figure(name, value, unit, precision=claim.precision,
+                         binary=claim.binary)
+                 for claim in CLAIMS for name, (value, unit) in claim.figures().items())
 
 
 def render_text(text: str, locale: str) -> str:
@@ -118,10 +144,15 @@ def _row(claim: Claim, locale: str) -> tuple[str, ...]:
         section = CLAIM_TEXTS[locale].get(claim.id, {}).get("source", section)
     comma = "، " if locale == "fa" else ", "  # Persian has its own comma
     source = _SOURCE_NAMES[origin][locale] + (comma + section if section else "")
+    stated = registry[prefix + "stated"].render(locale)
+    if claim.relation in _BOUND:
+        stated = _BOUND[claim.relation][locale].format(stated)
+        if locale == "ca":  # "més d'1×", "menys d'11 %": de elides before u and onze
+            stated = re.sub(r"\bde (1{1,2}(?![0-9]|\.[0-9]))", r"d'\1", stated)
     return (
         source,
         render_text(_text(claim.statement, locale), locale),
-        registry[prefix + "stated"].render(locale),
+        stated,
         registry[prefix + "computed"].render(locale),
         _VERDICT[locale][0 if claim.agrees else 1],
         render_text(_text(claim.why, locale), locale),

@@ -174,30 +174,45 @@ CLAIMS: dict[str, dict[str, str]] = {
         "source": "§2.2",
         "statement": "ZeRO-1 redueix {{ claim.ca_zero_one_factor.stated }} la memòria.",
         "why": (
-            "Aquest és el límit a mesura que creix el nombre de GPU, "
-            "{{ claim.ca_zero_one_factor.limit }}: el que continua replicat no es divideix "
-            "mai. Amb les {{ claim.ca_zero_one_factor.gpus }} GPU de la taula del capítol, "
-            "els estats per GPU es redueixen {{ claim.ca_zero_one_factor.computed }}."
+            "És la xifra que destaca el mateix article de ZeRO (a la seva primera figura), no "
+            "una errada de la font: el límit a mesura que creix el nombre de GPU, "
+            "{{ claim.ca_zero_one_factor.limit }}, perquè el que continua replicat no es "
+            "divideix mai. L'exemple del mateix article, "
+            "{{ claim.ca_zero_one_factor.paper_params }} de paràmetres en "
+            "{{ claim.ca_zero_one_factor.paper_gpus }} GPU, es redueix "
+            "{{ claim.ca_zero_one_factor.paper }}; amb les {{ claim.ca_zero_one_factor.gpus }} "
+            "GPU de la taula del capítol, els estats per GPU es redueixen "
+            "{{ claim.ca_zero_one_factor.computed }}."
         ),
     },
     "fa_zero_one_factor": {
         "source": "DeepSpeed ZeRO",
         "statement": "ZeRO-1 redueix {{ claim.fa_zero_one_factor.stated }} la memòria.",
         "why": (
-            "Aquest és el límit a mesura que creix el nombre de GPU, "
-            "{{ claim.fa_zero_one_factor.limit }}: el que continua replicat no es divideix "
-            "mai. Amb les {{ claim.fa_zero_one_factor.gpus }} GPU de la taula del capítol, "
-            "els estats per GPU es redueixen {{ claim.fa_zero_one_factor.computed }}."
+            "És la xifra que destaca el mateix article de ZeRO (a la seva primera figura), no "
+            "una errada de la font: el límit a mesura que creix el nombre de GPU, "
+            "{{ claim.fa_zero_one_factor.limit }}, perquè el que continua replicat no es "
+            "divideix mai. L'exemple del mateix article, "
+            "{{ claim.fa_zero_one_factor.paper_params }} de paràmetres en "
+            "{{ claim.fa_zero_one_factor.paper_gpus }} GPU, es redueix "
+            "{{ claim.fa_zero_one_factor.paper }}; amb les {{ claim.fa_zero_one_factor.gpus }} "
+            "GPU de la taula del capítol, els estats per GPU es redueixen "
+            "{{ claim.fa_zero_one_factor.computed }}."
         ),
     },
     "fa_zero_two_factor": {
         "source": "DeepSpeed ZeRO",
         "statement": "ZeRO-2 redueix {{ claim.fa_zero_two_factor.stated }} la memòria.",
         "why": (
-            "Aquest és el límit a mesura que creix el nombre de GPU, "
-            "{{ claim.fa_zero_two_factor.limit }}: el que continua replicat no es divideix "
-            "mai. Amb les {{ claim.fa_zero_two_factor.gpus }} GPU de la taula del capítol, "
-            "els estats per GPU es redueixen {{ claim.fa_zero_two_factor.computed }}."
+            "És la xifra que destaca el mateix article de ZeRO (a la seva primera figura), no "
+            "una errada de la font: el límit a mesura que creix el nombre de GPU, "
+            "{{ claim.fa_zero_two_factor.limit }}, perquè el que continua replicat no es "
+            "divideix mai. L'exemple del mateix article, "
+            "{{ claim.fa_zero_two_factor.paper_params }} de paràmetres en "
+            "{{ claim.fa_zero_two_factor.paper_gpus }} GPU, es redueix "
+            "{{ claim.fa_zero_two_factor.paper }}; amb les {{ claim.fa_zero_two_factor.gpus }} "
+            "GPU de la taula del capítol, els estats per GPU es redueixen "
+            "{{ claim.fa_zero_two_factor.computed }}."
         ),
     },
     "ca_tp_nvlink_share": {
@@ -220,11 +235,12 @@ CLAIMS: dict[str, dict[str, str]] = {
             "el temps de càlcul."
         ),
         "why": (
-            "La biblioteca compta els FLOP de la capa com ho fan Narayanan et al., amb les "
-            "puntuacions d'atenció completes, i obté "
-            "{{ claim.ca_tp_infiniband_ratio.computed }}; si només es compta la meitat causal "
-            "de les puntuacions, la que calcula un kernel causal, surt la xifra de la font. En "
-            "tots dos casos, entre nodes, el trànsit triga més que el càlcul, i per això el "
+            "La biblioteca compta els FLOP de la capa amb les puntuacions d'atenció "
+            "completes i obté {{ claim.ca_tp_infiniband_ratio.computed }}, que arrodonit no "
+            "dona la xifra de la font; si només es compta la meitat causal de les "
+            "puntuacions, la que calcula un kernel causal, surt "
+            "{{ claim.ca_tp_infiniband_ratio.causal_half }}, que sí que la dona. En tots dos "
+            "casos, entre nodes, el trànsit triga més que el càlcul, i per això el "
             "paral·lelisme de tensors es queda dins d'un node."
         ),
     },
@@ -292,11 +308,13 @@ CLAIMS: dict[str, dict[str, str]] = {
             "la memòria d'activacions."
         ),
         "why": (
-            "El factor no és cap límit: creix amb el nombre de capes i, quan es guarden les "
-            "puntuacions d'atenció, amb la longitud de la seqüència. Amb FlashAttention, que "
-            "no en guarda cap, si només es guarda l'entrada de cada capa, Llama 3 70B amb la "
-            "seva longitud d'entrenament necessita, segons les fórmules de Korthikanti et al., "
-            "{{ claim.ca_checkpoint_ten_x.computed }} menys memòria al pic."
+            "No és cap límit: el factor depèn del nombre de capes i de la longitud de la "
+            "seqüència. El model petit del mateix capítol, comptat per la biblioteca, estalvia "
+            "{{ claim.ca_checkpoint_ten_x.tiny_model }}. Llama 3 70B amb la seva longitud "
+            "d'entrenament i FlashAttention, que no guarda cap puntuació d'atenció, en "
+            "necessita al pic {{ claim.ca_checkpoint_ten_x.computed }} menys segons les "
+            "fórmules de Korthikanti et al., si només es guarda l'entrada de cada capa; si "
+            "es guardessin les puntuacions, {{ claim.ca_checkpoint_ten_x.with_scores }}."
         ),
     },
     "ca_recompute_thirty": {
@@ -360,9 +378,10 @@ CLAIMS: dict[str, dict[str, str]] = {
         "statement": "El colze de la H100 és a {{ claim.ca_ridge_point.stated }}.",
         "why": (
             "El pic dens en bf16 de la fitxa tècnica dividit per l'amplada de banda de memòria "
-            "dona {{ claim.ca_ridge_point.computed }}; la font divideix per la mateixa amplada "
-            "de banda un pic arrodonit a {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s, una "
-            "diferència que cap dins de l'arrodoniment de la mateixa fitxa tècnica."
+            "dona {{ claim.ca_ridge_point.computed }}, que arrodonit queda una unitat per sota "
+            "de la xifra de la font: la font divideix per la mateixa amplada de banda un pic "
+            "arrodonit a l'alça a {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s. La "
+            "diferència és en l'arrodoniment d'una dada d'entrada, no en el mètode."
         ),
     },
     "ca_decode_intensity": {
@@ -452,3 +471,344 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
     },
 }
+
+CLAIMS.update({
+    "fa_master_weight_bytes": {
+        "source": "entrenament en precisió mixta",
+        "statement": (
+            "L'optimitzador guarda els pesos mestres en FP32, a "
+            "{{ claim.fa_master_weight_bytes.stated }} cadascun, perquè les actualitzacions "
+            "siguin precises."
+        ),
+        "why": (
+            "El número de FP32 compta bits: el format en té "
+            "{{ claim.fa_master_weight_bytes.bits }}, de manera que un pes mestre ocupa "
+            "{{ claim.fa_master_weight_bytes.computed }}, que és el que compten les taules de "
+            "memòria de la mateixa lliçó. Una confusió de bits amb bytes."
+        ),
+    },
+    "ca_model_size": {
+        "source": "§1 (la columna comptada a partir dels arrays del projecte)",
+        "statement": (
+            "El model del projecte té {{ claim.ca_model_size.stated }} paràmetres, i el "
+            "capítol en compta els quatre arrays de nombres de vuit bytes."
+        ),
+        "why": (
+            "El capítol compta dues vegades el seu propi model. La secció sobre el recàlcul "
+            "d'activacions diu {{ claim.ca_model_size.section_three }}, i la biblioteca, "
+            "comptant el mateix descodificador amb els {{ claim.ca_model_size.blocks }} blocs "
+            "que fa servir aquella secció, en troba {{ claim.ca_model_size.computed }}. La "
+            "xifra de la primera secció no correspon a cap nombre enter de blocs: amb dos, la "
+            "biblioteca en compta {{ claim.ca_model_size.two_blocks }}. Les dues seccions no "
+            "descriuen el mateix model, i el capítol no ho diu."
+        ),
+    },
+    "fa_dp_unweighted_mean": {
+        "source": "construïm-ho, primer pas",
+        "statement": (
+            "Fer la mitjana de les pèrdues i dels gradients de les GPU dona els del lot "
+            "sencer: la demostració mostra la mateixa pèrdua i el mateix gradient amb una, "
+            "dues, quatre i vuit GPU, una diferència del "
+            "{{ claim.fa_dp_unweighted_mean.stated }}."
+        ),
+        "why": (
+            "El codi fa la mitjana del gradient mitjà de cada GPU donant a totes el mateix "
+            "pes. Això només és la mitjana del lot sencer quan els trossos són iguals, com a "
+            "la demostració; però el codi també accepta trossos desiguals i dona un exemple "
+            "més a les primeres GPU. Si els {{ claim.fa_dp_unweighted_mean.batch }} exemples "
+            "de la demostració es reparteixen entre {{ claim.fa_dp_unweighted_mean.gpus }} "
+            "GPU, la seva mitjana s'allunya un {{ claim.fa_dp_unweighted_mean.computed }} de "
+            "l'entrada més gran del gradient, en la xarxa petita del curs. La biblioteca "
+            "pondera el gradient de cada GPU pel nombre d'exemples que té i coincideix amb el "
+            "lot sencer llevat de l'arrodoniment de coma flotant."
+        ),
+    },
+    "fa_zero_two_traffic": {
+        "source": "DeepSpeed ZeRO (la taula de les etapes)",
+        "statement": (
+            "ZeRO-2 envia una mica més que el paral·lelisme de dades: un trànsit superior a "
+            "{{ claim.fa_zero_two_traffic.stated }} el seu."
+        ),
+        "why": (
+            "En cada pas, ZeRO-2 fa un reduce-scatter dels gradients i un all-gather dels "
+            "pesos actualitzats; en un anell, totes dues operacions mouen exactament els bytes "
+            "de l'all-reduce del paral·lelisme de dades: "
+            "{{ claim.fa_zero_two_traffic.computed }} el seu trànsit, no més. El segon "
+            "all-gather dels pesos de ZeRO-3 el porta a "
+            "{{ claim.fa_zero_two_traffic.zero_three }}. ZeRO-2 només envia més quan el "
+            "gradient de cada microlot passa per un reduce-scatter en lloc d'acumular-se, "
+            "l'opció per defecte de DeepSpeed i d'FSDP: amb "
+            "{{ claim.fa_zero_two_traffic.microbatches }} microlots per pas, "
+            "{{ claim.fa_zero_two_traffic.accumulating }}, molt més que una mica."
+        ),
+    },
+    "fa_ring_steps": {
+        "source": "construïm-ho, primer pas",
+        "statement": (
+            "En l'all-reduce en anell d'NCCL sobre {{ claim.fa_ring_steps.gpus }} GPU, cada "
+            "GPU té la mitjana completa al cap de N menys un passos, "
+            "{{ claim.fa_ring_steps.stated }}."
+        ),
+        "why": (
+            "Al cap de N menys un passos, {{ claim.fa_ring_steps.reduce_scatter }}, cada GPU "
+            "només té el seu propi tros sumat del tot: és la meitat del reduce-scatter. "
+            "Després, la meitat de l'all-gather fa circular els trossos acabats per l'anell "
+            "en tants passos més, {{ claim.fa_ring_steps.computed }} en total, tal com els "
+            "compta l'anell simulat. El volum que dona la mateixa lliçó, dues vegades el "
+            "gradient per N menys u dividit per N, ja compta les dues meitats."
+        ),
+    },
+    "fa_nvlink_bandwidth": {
+        "source": "paral·lelisme de tensors",
+        "statement": (
+            "NVLink mou {{ claim.fa_nvlink_bandwidth.stated }} per segon entre les GPU d'un "
+            "node, i InfiniBand, uns {{ claim.fa_nvlink_bandwidth.infiniband }} per segon "
+            "entre nodes."
+        ),
+        "why": (
+            "La xifra d'NVLink és la que NVIDIA dona per a la H100: la suma dels dos sentits. "
+            "El temps d'una operació col·lectiva el fixa el que una GPU envia en un sol "
+            "sentit: {{ claim.fa_nvlink_bandwidth.computed }} per segon, la xifra que fa "
+            "servir aquest curs. La d'InfiniBand ja és d'un sol sentit, de manera que la "
+            "lliçó compara els dos enllaços amb convencions diferents, i la distància entre "
+            "tots dos sembla el doble del que és."
+        ),
+    },
+    "fa_moe_memory": {
+        "source": "Megatron-LM i paral·lelisme 3D",
+        "statement": (
+            "Com que cada token només activa {{ claim.fa_moe_memory.stated }} de "
+            "paràmetres, cada GPU només ha de calcular els paràmetres actius i guardar-ne "
+            "les activacions."
+        ),
+        "why": (
+            "El càlcul i les activacions segueixen els paràmetres actius, token a token. La "
+            "memòria no: els pesos, els gradients i els estats de l'optimitzador de tots els "
+            "experts es queden en alguna GPU, tots els {{ claim.fa_moe_memory.computed }} de "
+            "paràmetres, {{ claim.fa_moe_memory.states }} d'estats del model, contra "
+            "{{ claim.fa_moe_memory.active_states }} si només calgués guardar els actius. El "
+            "paral·lelisme d'experts reparteix els experts entre les GPU; no els elimina."
+        ),
+    },
+    "fa_moe_gpu_share": {
+        "source": "Megatron-LM i paral·lelisme 3D",
+        "statement": (
+            "DeepSeek-V3 es va entrenar amb {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800, "
+            "menys d'una vuitena part de les GPU de Meta, un "
+            "{{ claim.fa_moe_gpu_share.stated }}."
+        ),
+        "why": (
+            "Exactament una vuitena part, un {{ claim.fa_moe_gpu_share.computed }}: els "
+            "informes donen {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800 contra les "
+            "{{ claim.fa_moe_gpu_share.meta_gpus }} H100 de Meta. No pas menys."
+        ),
+    },
+    "ca_widget_memory": {
+        "source": "§2 (figura interactiva: les cinc dimensions)",
+        "statement": (
+            "Amb {{ claim.ca_widget_memory.gpus }} GPU, paral·lelisme de dades de "
+            "{{ claim.ca_widget_memory.dp }}, paral·lelisme de tensors de "
+            "{{ claim.ca_widget_memory.tp }} i un pipeline de {{ claim.ca_widget_memory.pp }} "
+            "etapes, cada GPU guarda {{ claim.ca_widget_memory.stated }}."
+        ),
+        "why": (
+            "Amb ZeRO-1, l'etapa de ZeRO que implica la xifra de la figura, i recàlcul "
+            "complet, la biblioteca compta {{ claim.ca_widget_memory.computed }} amb el nombre "
+            "exacte de paràmetres de Llama 3 70B; el nombre rodó de "
+            "{{ claim.ca_widget_memory.params }} dona {{ claim.ca_widget_memory.nominal }}, la "
+            "xifra de la figura. Una diferència del recompte, no del mètode."
+        ),
+    },
+    "ca_widget_dp_traffic": {
+        "source": "§2 (figura interactiva: les cinc dimensions)",
+        "statement": (
+            "Amb la mateixa configuració, cada GPU envia "
+            "{{ claim.ca_widget_dp_traffic.stated }} per pas per al paral·lelisme de dades."
+        ),
+        "why": (
+            "Un all-reduce de la part dels gradients en bf16 que té la GPU, un cop per pas: "
+            "{{ claim.ca_widget_dp_traffic.computed }} amb el nombre exacte de paràmetres, "
+            "{{ claim.ca_widget_dp_traffic.nominal }} amb el nombre rodó, la xifra de la "
+            "figura."
+        ),
+    },
+    "ca_widget_tp_traffic": {
+        "source": "§2 (figura interactiva: les cinc dimensions)",
+        "statement": (
+            "Amb la mateixa configuració, cada GPU envia "
+            "{{ claim.ca_widget_tp_traffic.stated }} per pas per al paral·lelisme de tensors."
+        ),
+        "why": (
+            "La memòria de la figura només guarda l'entrada de cada capa, de manera que cada "
+            "passada enrere torna a fer primer la passada endavant de la seva capa, i amb ella "
+            "els dos all-reduces de la passada endavant: "
+            "{{ claim.ca_widget_tp_traffic.all_reduces }} per capa i per microlot, no els "
+            "{{ claim.ca_widget_tp_traffic.widget_all_reduces }} que compta la figura. La "
+            "biblioteca en compta {{ claim.ca_widget_tp_traffic.computed }}; sense repetir la "
+            "passada endavant serien {{ claim.ca_widget_tp_traffic.four }}, la xifra de la "
+            "figura, que contradiu la seva pròpia memòria."
+        ),
+    },
+    "ca_widget_pp_traffic": {
+        "source": "§2 (figura interactiva: les cinc dimensions)",
+        "statement": (
+            "Amb la mateixa configuració, cada GPU envia "
+            "{{ claim.ca_widget_pp_traffic.stated }} per pas entre etapes del pipeline."
+        ),
+        "why": (
+            "Per a cada microlot, una etapa intermèdia envia les activacions endavant i el "
+            "seu gradient enrere, i cada rang del paral·lelisme de tensors n'envia la seva "
+            "part: {{ claim.ca_widget_pp_traffic.computed }} en "
+            "{{ claim.ca_widget_pp_traffic.microbatches }} microlots. La xifra de la figura "
+            "és gairebé el doble, {{ claim.ca_widget_pp_traffic.both_ways }}: el que la GPU "
+            "envia i el que rep, comptats junts."
+        ),
+    },
+    "ca_widget_total_traffic": {
+        "source": "§2 (figura interactiva: les cinc dimensions)",
+        "statement": (
+            "En total, cada GPU de la mateixa configuració envia "
+            "{{ claim.ca_widget_total_traffic.stated }} per pas."
+        ),
+        "why": (
+            "La suma dels termes anteriors: {{ claim.ca_widget_total_traffic.computed }} a la "
+            "biblioteca. Gairebé tota la diferència és el trànsit del paral·lelisme de "
+            "tensors de la passada endavant repetida, que la figura no compta."
+        ),
+    },
+    "ca_table_tp_traffic": {
+        "source": "§2 (la taula d'estratègies amb setze dispositius)",
+        "statement": (
+            "El paral·lelisme de tensors en {{ claim.ca_table_tp_traffic.tp }} dispositius "
+            "envia {{ claim.ca_table_tp_traffic.stated }} per GPU i per pas."
+        ),
+        "why": (
+            "La xifra de la font són quatre all-reduces per capa per a "
+            "{{ claim.ca_table_tp_traffic.source_microbatches }} microlots, "
+            "{{ claim.ca_table_tp_traffic.source_way }}, en una taula de "
+            "{{ claim.ca_table_tp_traffic.gpus }} dispositius en què les files del "
+            "paral·lelisme de dades compten una sola sincronització per pas. En aquests "
+            "dispositius, el paral·lelisme de tensors de {{ claim.ca_table_tp_traffic.tp }} "
+            "deixa {{ claim.ca_table_tp_traffic.replicas }} rèpliques, cadascuna amb "
+            "{{ claim.ca_table_tp_traffic.microbatches }} microlots del pas, i el recàlcul "
+            "complet repeteix els dos all-reduces de la passada endavant: "
+            "{{ claim.ca_table_tp_traffic.computed }}."
+        ),
+    },
+    "ca_table_pp_traffic": {
+        "source": "§2 (la taula d'estratègies amb setze dispositius)",
+        "statement": (
+            "Un pipeline de {{ claim.ca_table_pp_traffic.gpus }} etapes envia "
+            "{{ claim.ca_table_pp_traffic.stated }} per GPU i per pas."
+        ),
+        "why": (
+            "Amb una sola rèplica, el pipeline processa tots els "
+            "{{ claim.ca_table_pp_traffic.microbatches }} microlots del pas, i cadascun envia "
+            "les activacions endavant i el gradient enrere: "
+            "{{ claim.ca_table_pp_traffic.computed }}. La xifra de la font és el que envien "
+            "{{ claim.ca_table_pp_traffic.source_microbatches }} microlots, "
+            "{{ claim.ca_table_pp_traffic.source_way }}: les files de la seva taula compten "
+            "nombres de microlots diferents."
+        ),
+    },
+    "fa_offload_gpus": {
+        "source": "exercicis (ZeRO-Offload)",
+        "statement": (
+            "Descarregar els estats de l'optimitzador a la CPU permet entrenar un model de "
+            "{{ claim.fa_offload_gpus.params }} de paràmetres amb "
+            "{{ claim.fa_offload_gpus.stated }} GPU en lloc de "
+            "{{ claim.fa_offload_gpus.source_without }}, amb passos de l'optimitzador entre un "
+            "{{ claim.fa_offload_gpus.slow_low }} i un {{ claim.fa_offload_gpus.slow_high }} "
+            "més lents."
+        ),
+        "why": (
+            "ZeRO-Offload deixa els pesos en bf16 a les GPU i porta els gradients, la còpia "
+            "mestra i els moments a la memòria de la CPU: {{ claim.fa_offload_gpus.cpu_states }} "
+            "per a aquest model, més que els {{ claim.fa_offload_gpus.node_ram }} d'un node. "
+            "Cal un segon node igualment, i les seves GPU hi van incloses: "
+            "{{ claim.fa_offload_gpus.computed }}, tantes com sense descàrrega. Si la còpia "
+            "mestra i els moments van a NVMe (ZeRO-Infinity), el model sí que hi cap amb "
+            "{{ claim.fa_offload_gpus.nvme }}. L'alentiment no es calcula aquí: depèn de "
+            "quina part del trànsit per PCIe, {{ claim.fa_offload_gpus.pcie }} per GPU i per "
+            "pas, i del pas de la CPU se solapa amb la feina de les GPU."
+        ),
+    },
+})
+
+_ZERO_TABLE = {
+    2: "Amb els gradients repartits no hi ha cap buffer complet on sumar-los, tret que se'n "
+       "guardi un.",
+    3: "ZeRO-3, a més, reuneix els pesos abans de la passada endavant i de la passada enrere "
+       "de cada microlot.",
+}
+for _stage, _id in ((2, "ca_table_zero_two_traffic"), (3, "ca_table_zero_three_traffic")):
+    CLAIMS[_id] = {
+        "source": "§2 (la taula d'estratègies amb setze dispositius)",
+        "statement": (
+            f"ZeRO-{_stage} en {{{{ claim.{_id}.gpus }}}} dispositius envia "
+            f"{{{{ claim.{_id}.stated }}}} per GPU i per pas."
+        ),
+        "why": (
+            "La font compta una sola sincronització de gradients per pas, com si els "
+            "gradients dels microlots se sumessin abans en un buffer complet: "
+            f"{{{{ claim.{_id}.once_per_step }}}} amb el nombre exacte de paràmetres de "
+            "Llama 3 70B, la xifra de la font amb el nombre rodó. "
+            f"{_ZERO_TABLE[_stage]} Si es fa un reduce-scatter per a cadascun dels "
+            f"{{{{ claim.{_id}.microbatches }}}} microlots, l'opció per defecte de DeepSpeed "
+            f"i d'FSDP, la taula de la biblioteca en compta {{{{ claim.{_id}.computed }}}}."
+        ),
+    }
+
+# The Persian lesson's memory calculator, row by row of the table its demo prints.
+_CALC_MODELS = {
+    "": "la forma que la mateixa lliçó dona a aquest model",
+    "llama3-70b": "Llama 3 70B",
+    "llama3-405b": "Llama 3 405B",
+}
+_CALC_ROWS = {  # id: (sharded, model, what differs from the prose)
+    "fa_calc_seven_b_one_gpu": (False, "", (
+        "En cap dels dos casos no hi cap, tot i que el text de la lliçó compta els estats a "
+        "{{ claim.fa_calc_seven_b_one_gpu.prose }} i hi deixa lloc al costat per a les "
+        "activacions.")),
+    "fa_calc_seven_b_fsdp_eight": (True, "", "En tots dos casos hi cap."),
+    "fa_calc_seventy_b_one_gpu": (False, "llama3-70b", (
+        "El text de la lliçó assigna a cada GPU del paral·lelisme de dades "
+        "{{ claim.fa_calc_seventy_b_one_gpu.prose }}: només els estats.")),
+    "fa_calc_seventy_b_fsdp_eight": (True, "llama3-70b", (
+        "La taula d'FSDP de la lliçó assigna a les mateixes GPU "
+        "{{ claim.fa_calc_seventy_b_fsdp_eight.prose }}: només els estats.")),
+    "fa_calc_seventy_b_fsdp_sixteen": (True, "llama3-70b", (
+        "El text de la lliçó diu que amb aquestes GPU cadascuna baixa de "
+        "{{ claim.fa_calc_seventy_b_fsdp_sixteen.gpu_memory }}, i la seva calculadora diu "
+        "que no. Els estats sí que hi caben; les activacions només hi caben al costat si es "
+        "recalculen: amb recàlcul complet, la biblioteca en compta "
+        "{{ claim.fa_calc_seventy_b_fsdp_sixteen.full_recompute }}.")),
+    "fa_calc_largest_fsdp_sixty_four": (True, "llama3-405b", (
+        "No hi cap en cap dels dos casos. Amb recàlcul complet, la biblioteca en compta "
+        "{{ claim.fa_calc_largest_fsdp_sixty_four.full_recompute }}, encara per sobre de "
+        "{{ claim.fa_calc_largest_fsdp_sixty_four.gpu_memory }}.")),
+    "fa_calc_largest_fsdp_one_twenty_eight": (True, "llama3-405b", (
+        "No hi cap en cap dels dos casos. Amb recàlcul complet, la biblioteca en compta "
+        "{{ claim.fa_calc_largest_fsdp_one_twenty_eight.full_recompute }}, i hi cap: la "
+        "calculadora no ho pot trobar, perquè les seves activacions no baixen mai.")),
+}
+for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
+    _where = (f"Amb FSDP sobre {{{{ claim.{_id}.gpus }}}} GPU, la calculadora de memòria de "
+              f"la lliçó dona {{{{ claim.{_id}.stated }}}} per GPU" if _sharded else
+              f"En una sola GPU, la calculadora de memòria de la lliçó dona "
+              f"{{{{ claim.{_id}.stated }}}}")
+    CLAIMS[_id] = {
+        "source": "fes-ho servir (la taula de memòria de la demostració)",
+        "statement": f"{_where} per a un model de {{{{ claim.{_id}.params }}}} de paràmetres.",
+        "why": (
+            "Els estats del model de la calculadora coincideixen amb els de la biblioteca amb "
+            f"la convenció de la lliçó: {{{{ claim.{_id}.states }}}} per GPU. Les "
+            "activacions, quan no se li dona la forma del model, són la meitat dels bytes "
+            f"dels pesos, {{{{ claim.{_id}.listing_activations }}}}, sigui quina sigui la "
+            "seqüència i entre quantes GPU es reparteixi el model. Per a "
+            f"{_CALC_MODELS[_model]} amb els {{{{ claim.{_id}.seq }}}} tokens de la "
+            "calculadora, si es guarden totes les activacions menys les puntuacions "
+            f"d'atenció, la biblioteca en compta {{{{ claim.{_id}.activations }}}}, és a dir, "
+            f"{{{{ claim.{_id}.computed }}}} per GPU. {_detail}"
+        ),
+    }

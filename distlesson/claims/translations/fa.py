@@ -167,9 +167,13 @@ CLAIMS: dict[str, dict[str, str]] = {
         "source": "بخش دوم، زیربخش دوم",
         "statement": "ZeRO-1 مصرف حافظه را {{ claim.ca_zero_one_factor.stated }} کم می‌کند.",
         "why": (
-            "این حدی است که با زیاد شدن تعداد GPUها به آن نزدیک می‌شویم،"
-            " {{ claim.ca_zero_one_factor.limit }}: آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم"
-            " نمی‌شود. با {{ claim.ca_zero_one_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
+            "این عدد شاخصِ خود مقالهٔ ZeRO است (در نخستین شکل آن)، نه لغزش منبع: حدی که با زیاد"
+            " شدن تعداد GPUها به آن نزدیک می‌شویم، {{ claim.ca_zero_one_factor.limit }}، چون"
+            " آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم نمی‌شود. مثال خود مقاله، یعنی"
+            " {{ claim.ca_zero_one_factor.paper_params }} پارامتر روی"
+            " {{ claim.ca_zero_one_factor.paper_gpus }} GPU، حالت‌ها را"
+            " {{ claim.ca_zero_one_factor.paper }} کوچک‌تر می‌کند؛ با"
+            " {{ claim.ca_zero_one_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
             " {{ claim.ca_zero_one_factor.computed }} کوچک‌تر می‌شوند."
         ),
     },
@@ -177,9 +181,13 @@ CLAIMS: dict[str, dict[str, str]] = {
         "source": "DeepSpeed ZeRO",
         "statement": "ZeRO-1 مصرف حافظه را {{ claim.fa_zero_one_factor.stated }} کم می‌کند.",
         "why": (
-            "این حدی است که با زیاد شدن تعداد GPUها به آن نزدیک می‌شویم،"
-            " {{ claim.fa_zero_one_factor.limit }}: آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم"
-            " نمی‌شود. با {{ claim.fa_zero_one_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
+            "این عدد شاخصِ خود مقالهٔ ZeRO است (در نخستین شکل آن)، نه لغزش منبع: حدی که با زیاد"
+            " شدن تعداد GPUها به آن نزدیک می‌شویم، {{ claim.fa_zero_one_factor.limit }}، چون"
+            " آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم نمی‌شود. مثال خود مقاله، یعنی"
+            " {{ claim.fa_zero_one_factor.paper_params }} پارامتر روی"
+            " {{ claim.fa_zero_one_factor.paper_gpus }} GPU، حالت‌ها را"
+            " {{ claim.fa_zero_one_factor.paper }} کوچک‌تر می‌کند؛ با"
+            " {{ claim.fa_zero_one_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
             " {{ claim.fa_zero_one_factor.computed }} کوچک‌تر می‌شوند."
         ),
     },
@@ -187,9 +195,13 @@ CLAIMS: dict[str, dict[str, str]] = {
         "source": "DeepSpeed ZeRO",
         "statement": "ZeRO-2 مصرف حافظه را {{ claim.fa_zero_two_factor.stated }} کم می‌کند.",
         "why": (
-            "این حدی است که با زیاد شدن تعداد GPUها به آن نزدیک می‌شویم،"
-            " {{ claim.fa_zero_two_factor.limit }}: آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم"
-            " نمی‌شود. با {{ claim.fa_zero_two_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
+            "این عدد شاخصِ خود مقالهٔ ZeRO است (در نخستین شکل آن)، نه لغزش منبع: حدی که با زیاد"
+            " شدن تعداد GPUها به آن نزدیک می‌شویم، {{ claim.fa_zero_two_factor.limit }}، چون"
+            " آنچه روی همهٔ GPUها تکرار می‌شود هرگز تقسیم نمی‌شود. مثال خود مقاله، یعنی"
+            " {{ claim.fa_zero_two_factor.paper_params }} پارامتر روی"
+            " {{ claim.fa_zero_two_factor.paper_gpus }} GPU، حالت‌ها را"
+            " {{ claim.fa_zero_two_factor.paper }} کوچک‌تر می‌کند؛ با"
+            " {{ claim.fa_zero_two_factor.gpus }} GPU جدول این فصل، حالت‌های هر GPU"
             " {{ claim.fa_zero_two_factor.computed }} کوچک‌تر می‌شوند."
         ),
     },
@@ -212,11 +224,12 @@ CLAIMS: dict[str, dict[str, str]] = {
             " طول می‌کشد."
         ),
         "why": (
-            "کتابخانه FLOPهای لایه را به روش Narayanan و همکاران، با احتساب همهٔ امتیازهای توجه"
-            " (attention scores)، می‌شمارد و به {{ claim.ca_tp_infiniband_ratio.computed }}"
-            " می‌رسد؛ اگر فقط نیمهٔ علّی امتیازها شمرده شود، همان‌طور که یک کرنل علّی آن‌ها را"
-            " حساب می‌کند، عدد منبع به دست می‌آید. در هر دو حالت، میان گره‌ها ترافیک بیش از خودِ"
-            " محاسبه طول می‌کشد، پس موازی‌سازی تنسوری درون یک گره می‌ماند."
+            "کتابخانه FLOPهای لایه را با احتساب همهٔ امتیازهای توجه (attention scores) می‌شمارد"
+            " و به {{ claim.ca_tp_infiniband_ratio.computed }} می‌رسد، که با گردکردن به عدد"
+            " منبع نمی‌رسد؛ اگر فقط نیمهٔ علّی امتیازها شمرده شود، همان‌طور که یک کرنل علّی"
+            " آن‌ها را حساب می‌کند، {{ claim.ca_tp_infiniband_ratio.causal_half }} به دست می‌آید"
+            " که به آن می‌رسد. در هر دو حالت، میان گره‌ها ترافیک بیش از خودِ محاسبه طول"
+            " می‌کشد، پس موازی‌سازی تنسوری درون یک گره می‌ماند."
         ),
     },
     "fa_deepseek_active": {
@@ -280,11 +293,13 @@ CLAIMS: dict[str, dict[str, str]] = {
             " {{ claim.ca_checkpoint_ten_x.stated }} کم می‌کند."
         ),
         "why": (
-            "این ضریب سقف نیست: با تعداد لایه‌ها بزرگ‌تر می‌شود، و اگر امتیازهای توجه ذخیره"
-            " شوند، با طول دنباله هم. با FlashAttention، که هیچ امتیازی را ذخیره نمی‌کند، اگر"
-            " فقط ورودی هر لایه نگه داشته شود، طبق فرمول‌های Korthikanti و همکاران، اوج حافظهٔ"
-            " فعال‌سازی‌های Llama 3 70B با طول دنبالهٔ آموزشی‌اش"
-            " {{ claim.ca_checkpoint_ten_x.computed }} کوچک‌تر می‌شود."
+            "این ضریب سقف نیست: به تعداد لایه‌ها و طول دنباله بستگی دارد. مدل کوچک خود فصل، به"
+            " شمارش کتابخانه، {{ claim.ca_checkpoint_ten_x.tiny_model }} صرفه‌جویی می‌کند. در"
+            " Llama 3 70B با طول دنبالهٔ آموزشی‌اش و با FlashAttention، که هیچ امتیاز توجهی"
+            " ذخیره نمی‌کند، اگر فقط ورودی هر لایه نگه داشته شود، طبق فرمول‌های Korthikanti و"
+            " همکاران اوج حافظهٔ فعال‌سازی‌ها {{ claim.ca_checkpoint_ten_x.computed }} کوچک‌تر"
+            " می‌شود؛ اگر امتیازها ذخیره می‌شدند،"
+            " {{ claim.ca_checkpoint_ten_x.with_scores }}."
         ),
     },
     "ca_recompute_thirty": {
@@ -335,7 +350,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             " می‌کند."
         ),
         "why": (
-            "اگر LoRA با رتبهٔ {{ claim.ca_lora_optimizer_states.rank }} روی ماتریس‌های"
+            "اگر LoRA با رنک {{ claim.ca_lora_optimizer_states.rank }} روی ماتریس‌های"
             " projection لایهٔ توجه در Llama 3 8B اعمال شود،"
             " {{ claim.ca_lora_optimizer_states.trainable }} پارامتر آموزش می‌بینند؛ فقط همین‌ها"
             " نسخهٔ اصلی و گشتاور نگه می‌دارند، پس {{ claim.ca_lora_optimizer_states.computed }}"
@@ -347,9 +362,10 @@ CLAIMS: dict[str, dict[str, str]] = {
         "statement": "نقطهٔ شکست H100 برابر {{ claim.ca_ridge_point.stated }} است.",
         "why": (
             "حداکثر توان چگال bf16 در برگهٔ مشخصات، تقسیم بر پهنای باند حافظه،"
-            " {{ claim.ca_ridge_point.computed }} می‌دهد؛ منبع حداکثر توانی را که به"
+            " {{ claim.ca_ridge_point.computed }} می‌دهد که با گردکردن یک واحد کمتر از عدد منبع"
+            " می‌شود: منبع حداکثر توانی را که رو به بالا به"
             " {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s گرد شده بر همان پهنای باند تقسیم"
-            " می‌کند، و این اختلاف در حد گردکردن خودِ برگهٔ مشخصات است."
+            " می‌کند. اختلاف در گردکردن یکی از ورودی‌هاست، نه در روش."
         ),
     },
     "ca_decode_intensity": {
@@ -436,3 +452,335 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
     },
 }
+
+CLAIMS.update({
+    "fa_master_weight_bytes": {
+        "source": "آموزش با دقت مختلط",
+        "statement": (
+            "بهینه‌ساز وزن‌های اصلی را در FP32 نگه می‌دارد، هر کدام"
+            " {{ claim.fa_master_weight_bytes.stated }}، تا به‌روزرسانی‌ها دقیق بمانند."
+        ),
+        "why": (
+            "عددِ FP32 بیت‌ها را می‌شمارد: این قالب {{ claim.fa_master_weight_bytes.bits }}"
+            " بیت دارد، پس هر وزن اصلی {{ claim.fa_master_weight_bytes.computed }} جا می‌گیرد،"
+            " و جدول‌های حافظهٔ خود درس هم همین را می‌شمارند. بیت با بایت اشتباه شده است."
+        ),
+    },
+    "ca_model_size": {
+        "source": "بخش اول (ستونی که از روی آرایه‌های خود پروژه شمرده شده است)",
+        "statement": (
+            "مدل پروژه {{ claim.ca_model_size.stated }} پارامتر دارد و فصل چهار آرایهٔ اعداد"
+            " هشت‌بایتی آن را می‌شمارد."
+        ),
+        "why": (
+            "فصل مدل خودش را دو بار می‌شمارد. بخشِ چک‌پوینت فعال‌سازی‌ها"
+            " {{ claim.ca_model_size.section_three }} می‌گوید، و کتابخانه با شمردن همان"
+            " decoder با {{ claim.ca_model_size.blocks }} بلوکی که آن بخش به کار می‌برد به"
+            " {{ claim.ca_model_size.computed }} می‌رسد. عدد بخش اول با هیچ تعداد صحیحی از"
+            " بلوک‌ها جور درنمی‌آید: با دو بلوک، کتابخانه {{ claim.ca_model_size.two_blocks }}"
+            " می‌شمارد. این دو بخش یک مدل را توصیف نمی‌کنند و فصل این را نمی‌گوید."
+        ),
+    },
+    "fa_dp_unweighted_mean": {
+        "source": "بسازید، گام اول",
+        "statement": (
+            "میانگین‌گرفتن از زیان‌ها و گرادیان‌های GPUها همان زیان و گرادیانِ کل دسته را"
+            " می‌دهد: اجرای نمایشی روی یک، دو، چهار و هشت GPU همان زیان و همان گرادیان را"
+            " چاپ می‌کند، یعنی اختلاف {{ claim.fa_dp_unweighted_mean.stated }}."
+        ),
+        "why": (
+            "کد از گرادیان میانگینِ هر GPU با وزن‌های برابر میانگین می‌گیرد. این فقط وقتی"
+            " میانگین کل دسته است که شاردها هم‌اندازه باشند، مثل اجرای نمایشی؛ اما کد شاردهای"
+            " نابرابر را هم می‌پذیرد و به GPUهای اول یک نمونه بیشتر می‌دهد. اگر"
+            " {{ claim.fa_dp_unweighted_mean.batch }} نمونهٔ اجرای نمایشی میان"
+            " {{ claim.fa_dp_unweighted_mean.gpus }} GPU تقسیم شوند، میانگین کد روی شبکهٔ"
+            " کوچک این دوره به اندازهٔ {{ claim.fa_dp_unweighted_mean.computed }} از بزرگ‌ترین"
+            " درایهٔ گرادیان خطا دارد. کتابخانه گرادیان هر GPU را به نسبت تعداد نمونه‌هایش وزن"
+            " می‌دهد و تا حد خطای گردکردن ممیز شناور با کل دسته برابر است."
+        ),
+    },
+    "fa_zero_two_traffic": {
+        "source": "DeepSpeed ZeRO (جدول مرحله‌ها)",
+        "statement": (
+            "ترافیک ZeRO-2 کمی بیشتر از ترافیک موازی‌سازی داده است: بیش از"
+            " {{ claim.fa_zero_two_traffic.stated }} آن."
+        ),
+        "why": (
+            "در هر گام، ZeRO-2 روی گرادیان‌ها یک reduce-scatter و روی وزن‌های به‌روزشده یک"
+            " all-gather انجام می‌دهد؛ روی حلقه، این دو دقیقاً به اندازهٔ all-reduceِ"
+            " موازی‌سازی داده بایت جابه‌جا می‌کنند: {{ claim.fa_zero_two_traffic.computed }}"
+            " ترافیک آن، نه بیشتر. all-gather دوم وزن‌ها در ZeRO-3 آن را به"
+            " {{ claim.fa_zero_two_traffic.zero_three }} می‌رساند. ZeRO-2 فقط وقتی بیشتر"
+            " می‌فرستد که گرادیان هر ریزدسته به‌جای انباشته شدن reduce-scatter شود، که پیش‌فرض"
+            " DeepSpeed و FSDP است: با {{ claim.fa_zero_two_traffic.microbatches }} ریزدسته در"
+            " هر گام، {{ claim.fa_zero_two_traffic.accumulating }}، که بسیار بیش از «کمی»"
+            " است."
+        ),
+    },
+    "fa_ring_steps": {
+        "source": "بسازید، گام اول",
+        "statement": (
+            "در all-reduce حلقوی NCCL روی {{ claim.fa_ring_steps.gpus }} GPU، پس از N منهای"
+            " یک گام، یعنی {{ claim.fa_ring_steps.stated }} گام، هر GPU میانگین کامل را در"
+            " دست دارد."
+        ),
+        "why": (
+            "پس از N منهای یک گام، یعنی {{ claim.fa_ring_steps.reduce_scatter }} گام، هر GPU"
+            " فقط تکهٔ خودش را کاملاً جمع‌زده در دست دارد: این نیمهٔ reduce-scatter است. سپس"
+            " نیمهٔ all-gather تکه‌های کامل‌شده را در همین تعداد گامِ دیگر در حلقه می‌چرخاند،"
+            " روی هم {{ claim.fa_ring_steps.computed }} گام، همان‌طور که حلقهٔ شبیه‌سازی‌شده"
+            " می‌شمارد. حجمی که خود درس می‌دهد، دو برابر اندازهٔ گرادیان ضرب در N منهای یک"
+            " تقسیم بر N، هر دو نیمه را از پیش شمرده است."
+        ),
+    },
+    "fa_nvlink_bandwidth": {
+        "source": "موازی‌سازی تنسوری",
+        "statement": (
+            "NVLink میان GPUهای یک گره در هر ثانیه {{ claim.fa_nvlink_bandwidth.stated }}"
+            " جابه‌جا می‌کند و InfiniBand میان گره‌ها حدود"
+            " {{ claim.fa_nvlink_bandwidth.infiniband }} در ثانیه."
+        ),
+        "why": (
+            "عدد NVLink همان عددی است که NVIDIA برای H100 می‌دهد: مجموع هر دو جهت. زمان یک"
+            " عملیات جمعی را آنچه یک GPU در یک جهت می‌فرستد تعیین می‌کند:"
+            " {{ claim.fa_nvlink_bandwidth.computed }} در ثانیه، عددی که این دوره به کار"
+            " می‌برد. عدد InfiniBand در کنار آن از پیش یک‌جهته است، پس درس دو پیوند را با دو"
+            " قرارداد متفاوت مقایسه می‌کند و فاصلهٔ آن‌ها دو برابرِ واقعیت به نظر می‌رسد."
+        ),
+    },
+    "fa_moe_memory": {
+        "source": "Megatron-LM و موازی‌سازی سه‌بعدی",
+        "statement": (
+            "چون هر توکن فقط {{ claim.fa_moe_memory.stated }} پارامتر را فعال می‌کند، هر GPU"
+            " فقط باید پارامترهای فعال را محاسبه کند و فعال‌سازی‌هایشان را نگه دارد."
+        ),
+        "why": (
+            "محاسبه و فعال‌سازی‌ها، توکن به توکن، تابع پارامترهای فعال‌اند. حافظه چنین نیست:"
+            " وزن‌ها، گرادیان‌ها و حالت‌های بهینه‌سازِ همهٔ متخصص‌ها روی یکی از GPUها می‌مانند،"
+            " یعنی همهٔ {{ claim.fa_moe_memory.computed }} پارامتر و"
+            " {{ claim.fa_moe_memory.states }} حالت مدل، در برابر"
+            " {{ claim.fa_moe_memory.active_states }} اگر فقط پارامترهای فعال نگه داشته"
+            " می‌شدند. موازی‌سازی متخصص‌ها متخصص‌ها را میان GPUها پخش می‌کند، اما حذفشان"
+            " نمی‌کند."
+        ),
+    },
+    "fa_moe_gpu_share": {
+        "source": "Megatron-LM و موازی‌سازی سه‌بعدی",
+        "statement": (
+            "مدل DeepSeek-V3 روی {{ claim.fa_moe_gpu_share.deepseek_gpus }} GPU از نوع H800"
+            " آموزش دید، کمتر از یک‌هشتمِ GPUهای Meta، یعنی"
+            " {{ claim.fa_moe_gpu_share.stated }}."
+        ),
+        "why": (
+            "دقیقاً یک‌هشتم، یعنی {{ claim.fa_moe_gpu_share.computed }}: گزارش‌ها"
+            " {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800 را در برابر"
+            " {{ claim.fa_moe_gpu_share.meta_gpus }} H100ِ Meta می‌گذارند. نه کمتر."
+        ),
+    },
+    "ca_widget_memory": {
+        "source": "بخش دوم (ابزار تعاملی «پنج بعد موازی‌سازی»)",
+        "statement": (
+            "روی {{ claim.ca_widget_memory.gpus }} GPU، با موازی‌سازی داده با درجهٔ"
+            " {{ claim.ca_widget_memory.dp }}، موازی‌سازی تنسوری با درجهٔ"
+            " {{ claim.ca_widget_memory.tp }} و خط لوله‌ای با"
+            " {{ claim.ca_widget_memory.pp }} مرحله، هر GPU"
+            " {{ claim.ca_widget_memory.stated }} نگه می‌دارد."
+        ),
+        "why": (
+            "با ZeRO-1، مرحله‌ای که عدد ابزار از آن خبر می‌دهد، و بازمحاسبهٔ کامل، کتابخانه"
+            " با تعداد دقیق پارامترهای Llama 3 70B {{ claim.ca_widget_memory.computed }}"
+            " می‌شمارد؛ تعداد گردِ {{ claim.ca_widget_memory.params }} به"
+            " {{ claim.ca_widget_memory.nominal }} می‌رسد، یعنی همان عدد ابزار. اختلاف در"
+            " شمارش است، نه در روش."
+        ),
+    },
+    "ca_widget_dp_traffic": {
+        "source": "بخش دوم (ابزار تعاملی «پنج بعد موازی‌سازی»)",
+        "statement": (
+            "در همین چیدمان، هر GPU در هر گام برای موازی‌سازی داده"
+            " {{ claim.ca_widget_dp_traffic.stated }} می‌فرستد."
+        ),
+        "why": (
+            "یک all-reduce روی سهم این GPU از گرادیان‌های bf16، یک بار در هر گام: با تعداد"
+            " دقیق پارامترها {{ claim.ca_widget_dp_traffic.computed }} و با تعداد گرد"
+            " {{ claim.ca_widget_dp_traffic.nominal }}، که همان عدد ابزار است."
+        ),
+    },
+    "ca_widget_tp_traffic": {
+        "source": "بخش دوم (ابزار تعاملی «پنج بعد موازی‌سازی»)",
+        "statement": (
+            "در همین چیدمان، هر GPU در هر گام برای موازی‌سازی تنسوری"
+            " {{ claim.ca_widget_tp_traffic.stated }} می‌فرستد."
+        ),
+        "why": (
+            "حافظه‌ای که ابزار نشان می‌دهد فقط ورودی هر لایه را نگه می‌دارد، پس هر گذر رو به"
+            " عقب اول گذر رو به جلوی لایه‌اش را دوباره اجرا می‌کند و همراه آن دو all-reduceِ"
+            " گذر رو به جلو را: {{ claim.ca_widget_tp_traffic.all_reduces }} all-reduce برای"
+            " هر لایه و هر ریزدسته، نه {{ claim.ca_widget_tp_traffic.widget_all_reduces }}"
+            " تایی که ابزار می‌شمارد. کتابخانه {{ claim.ca_widget_tp_traffic.computed }}"
+            " می‌شمارد؛ بدون اجرای دوباره {{ claim.ca_widget_tp_traffic.four }} می‌شد، یعنی"
+            " همان عدد ابزار، که با حافظهٔ خود ابزار نمی‌خواند."
+        ),
+    },
+    "ca_widget_pp_traffic": {
+        "source": "بخش دوم (ابزار تعاملی «پنج بعد موازی‌سازی»)",
+        "statement": (
+            "در همین چیدمان، هر GPU در هر گام میان مرحله‌های خط لوله"
+            " {{ claim.ca_widget_pp_traffic.stated }} می‌فرستد."
+        ),
+        "why": (
+            "برای هر ریزدسته، یک مرحلهٔ میانی فعال‌سازی‌هایش را به جلو و گرادیانشان را به عقب"
+            " می‌فرستد و هر رنکِ موازی‌سازی تنسوری برش خودش را:"
+            " {{ claim.ca_widget_pp_traffic.computed }} در"
+            " {{ claim.ca_widget_pp_traffic.microbatches }} ریزدسته. عدد ابزار تقریباً دو"
+            " برابر این است، {{ claim.ca_widget_pp_traffic.both_ways }}: آنچه GPU می‌فرستد و"
+            " آنچه دریافت می‌کند، با هم شمرده شده‌اند."
+        ),
+    },
+    "ca_widget_total_traffic": {
+        "source": "بخش دوم (ابزار تعاملی «پنج بعد موازی‌سازی»)",
+        "statement": (
+            "روی هم، هر GPU در همین چیدمان در هر گام"
+            " {{ claim.ca_widget_total_traffic.stated }} می‌فرستد."
+        ),
+        "why": (
+            "مجموع جمله‌های بالا: {{ claim.ca_widget_total_traffic.computed }} در کتابخانه."
+            " تقریباً همهٔ اختلاف از ترافیک موازی‌سازی تنسوریِ گذر رو به جلوی تکراری است که"
+            " ابزار آن را نمی‌شمارد."
+        ),
+    },
+    "ca_table_tp_traffic": {
+        "source": "بخش دوم (جدول راهبردها با شانزده دستگاه)",
+        "statement": (
+            "موازی‌سازی تنسوری روی {{ claim.ca_table_tp_traffic.tp }} دستگاه برای هر GPU در"
+            " هر گام {{ claim.ca_table_tp_traffic.stated }} می‌فرستد."
+        ),
+        "why": (
+            "عدد منبع چهار all-reduce در هر لایه برای"
+            " {{ claim.ca_table_tp_traffic.source_microbatches }} ریزدسته است، یعنی"
+            " {{ claim.ca_table_tp_traffic.source_way }}، آن هم در جدولی با"
+            " {{ claim.ca_table_tp_traffic.gpus }} دستگاه که سطرهای موازی‌سازی داده‌اش در هر"
+            " گام فقط یک همگام‌سازی می‌شمارند. روی همین دستگاه‌ها، موازی‌سازی تنسوری با درجهٔ"
+            " {{ claim.ca_table_tp_traffic.tp }}، {{ claim.ca_table_tp_traffic.replicas }}"
+            " نسخه از مدل باقی می‌گذارد که هر کدام"
+            " {{ claim.ca_table_tp_traffic.microbatches }} ریزدسته از گام را اجرا می‌کند، و"
+            " بازمحاسبهٔ کامل دو all-reduceِ گذر رو به جلو را تکرار می‌کند:"
+            " {{ claim.ca_table_tp_traffic.computed }}."
+        ),
+    },
+    "ca_table_pp_traffic": {
+        "source": "بخش دوم (جدول راهبردها با شانزده دستگاه)",
+        "statement": (
+            "خط لوله‌ای با {{ claim.ca_table_pp_traffic.gpus }} مرحله برای هر GPU در هر گام"
+            " {{ claim.ca_table_pp_traffic.stated }} می‌فرستد."
+        ),
+        "why": (
+            "با یک نسخه از مدل، خط لوله همهٔ {{ claim.ca_table_pp_traffic.microbatches }}"
+            " ریزدستهٔ گام را اجرا می‌کند و هر کدام فعال‌سازی‌هایش را به جلو و گرادیانش را به"
+            " عقب می‌فرستد: {{ claim.ca_table_pp_traffic.computed }}. عدد منبع همان چیزی است"
+            " که {{ claim.ca_table_pp_traffic.source_microbatches }} ریزدسته می‌فرستند، یعنی"
+            " {{ claim.ca_table_pp_traffic.source_way }}: سطرهای جدول منبع تعداد ریزدسته‌های"
+            " متفاوتی را می‌شمارند."
+        ),
+    },
+    "fa_offload_gpus": {
+        "source": "تمرین‌ها (ZeRO-Offload)",
+        "statement": (
+            "انتقال حالت‌های بهینه‌ساز به CPU اجازه می‌دهد مدلی با"
+            " {{ claim.fa_offload_gpus.params }} پارامتر به‌جای"
+            " {{ claim.fa_offload_gpus.source_without }} GPU روی"
+            " {{ claim.fa_offload_gpus.stated }} GPU آموزش ببیند، به بهای گام‌های بهینه‌سازی که"
+            " {{ claim.fa_offload_gpus.slow_low }} تا {{ claim.fa_offload_gpus.slow_high }}"
+            " کندترند."
+        ),
+        "why": (
+            "روش ZeRO-Offload وزن‌های bf16 را روی GPUها نگه می‌دارد و گرادیان‌ها، نسخهٔ اصلی و"
+            " گشتاورها را به حافظهٔ CPU می‌برد: {{ claim.fa_offload_gpus.cpu_states }} برای این"
+            " مدل، بیش از {{ claim.fa_offload_gpus.node_ram }} حافظهٔ یک گره. پس به هر حال گرهٔ"
+            " دومی لازم است و GPUهایش هم با آن می‌آیند: {{ claim.fa_offload_gpus.computed }}،"
+            " همان تعدادی که بدون offload لازم است. اگر نسخهٔ اصلی و گشتاورها به‌جای آن روی"
+            " NVMe بروند (ZeRO-Infinity)، مدل روی {{ claim.fa_offload_gpus.nvme }} GPU جا"
+            " می‌شود. کندی در این‌جا محاسبه نمی‌شود: بستگی دارد به اینکه چه بخشی از ترافیک"
+            " PCIe، یعنی {{ claim.fa_offload_gpus.pcie }} برای هر GPU در هر گام، و از گام CPU"
+            " با کار GPUها هم‌پوشانی داشته باشد."
+        ),
+    },
+})
+
+_ZERO_TABLE = {
+    2: "وقتی گرادیان‌ها شارد شده‌اند، بافر کاملی برای جمع زدن در کار نیست، مگر آنکه یکی"
+       " نگه داشته شود.",
+    3: "ZeRO-3 افزون بر این، پیش از گذر رو به جلو و گذر رو به عقبِ هر ریزدسته وزن‌ها را گرد"
+       " می‌آورد.",
+}
+for _stage, _id in ((2, "ca_table_zero_two_traffic"), (3, "ca_table_zero_three_traffic")):
+    CLAIMS[_id] = {
+        "source": "بخش دوم (جدول راهبردها با شانزده دستگاه)",
+        "statement": (
+            f"ZeRO-{_stage} روی {{{{ claim.{_id}.gpus }}}} دستگاه برای هر GPU در هر گام"
+            f" {{{{ claim.{_id}.stated }}}} می‌فرستد."
+        ),
+        "why": (
+            "منبع در هر گام فقط یک همگام‌سازی گرادیان‌ها را می‌شمارد، گویی گرادیان‌های"
+            " ریزدسته‌ها اول در یک بافر کامل جمع زده می‌شوند: با تعداد دقیق پارامترهای"
+            f" Llama 3 70B {{{{ claim.{_id}.once_per_step }}}}، که با تعداد گرد همان عدد"
+            f" منبع است. {_ZERO_TABLE[_stage]} اگر به‌جای آن برای هر یک از"
+            f" {{{{ claim.{_id}.microbatches }}}} ریزدسته یک reduce-scatter انجام شود، که"
+            " پیش‌فرض DeepSpeed و FSDP است، جدول کتابخانه"
+            f" {{{{ claim.{_id}.computed }}}} می‌شمارد."
+        ),
+    }
+
+# The Persian lesson's memory calculator, row by row of the table its demo prints.
+_CALC_MODELS = {
+    "": "همان شکلی که خود درس به این مدل می‌دهد",
+    "llama3-70b": "Llama 3 70B",
+    "llama3-405b": "Llama 3 405B",
+}
+_CALC_ROWS = {  # id: (sharded, model, what differs from the prose)
+    "fa_calc_seven_b_one_gpu": (False, "", (
+        "در هر دو حالت مدل جا نمی‌شود، هرچند متن درس حالت‌ها را"
+        " {{ claim.fa_calc_seven_b_one_gpu.prose }} می‌شمارد و کنارشان برای فعال‌سازی‌ها"
+        " جا باقی می‌گذارد.")),
+    "fa_calc_seven_b_fsdp_eight": (True, "", "در هر دو حالت مدل جا می‌شود."),
+    "fa_calc_seventy_b_one_gpu": (False, "llama3-70b", (
+        "متن درس برای هر GPU در موازی‌سازی داده {{ claim.fa_calc_seventy_b_one_gpu.prose }}"
+        " می‌گوید: فقط حالت‌ها.")),
+    "fa_calc_seventy_b_fsdp_eight": (True, "llama3-70b", (
+        "جدول FSDP درس برای همین GPUها {{ claim.fa_calc_seventy_b_fsdp_eight.prose }}"
+        " می‌گوید: فقط حالت‌ها.")),
+    "fa_calc_seventy_b_fsdp_sixteen": (True, "llama3-70b", (
+        "متن درس می‌گوید با این تعداد GPU حافظهٔ هر کدام به زیر"
+        " {{ claim.fa_calc_seventy_b_fsdp_sixteen.gpu_memory }} می‌رسد، و ماشین‌حساب خودش"
+        " چاپ می‌کند که نمی‌رسد. حالت‌ها جا می‌شوند؛ فعال‌سازی‌ها فقط در صورتی کنارشان جا"
+        " می‌شوند که دوباره محاسبه شوند: با بازمحاسبهٔ کامل، کتابخانه"
+        " {{ claim.fa_calc_seventy_b_fsdp_sixteen.full_recompute }} می‌شمارد.")),
+    "fa_calc_largest_fsdp_sixty_four": (True, "llama3-405b", (
+        "در هیچ‌کدام مدل جا نمی‌شود. با بازمحاسبهٔ کامل، کتابخانه"
+        " {{ claim.fa_calc_largest_fsdp_sixty_four.full_recompute }} می‌شمارد که هنوز از"
+        " {{ claim.fa_calc_largest_fsdp_sixty_four.gpu_memory }} بیشتر است.")),
+    "fa_calc_largest_fsdp_one_twenty_eight": (True, "llama3-405b", (
+        "در هیچ‌کدام مدل جا نمی‌شود. با بازمحاسبهٔ کامل، کتابخانه"
+        " {{ claim.fa_calc_largest_fsdp_one_twenty_eight.full_recompute }} می‌شمارد که جا"
+        " می‌شود؛ ماشین‌حساب نمی‌تواند به این برسد، چون فعال‌سازی‌هایش هرگز کم نمی‌شوند.")),
+}
+for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
+    _where = (f"با FSDP روی {{{{ claim.{_id}.gpus }}}} GPU، ماشین‌حساب حافظهٔ درس برای مدلی"
+              f" با {{{{ claim.{_id}.params }}}} پارامتر {{{{ claim.{_id}.stated }}}} برای هر"
+              " GPU چاپ می‌کند." if _sharded else
+              f"روی یک GPU، ماشین‌حساب حافظهٔ درس برای مدلی با {{{{ claim.{_id}.params }}}}"
+              f" پارامتر {{{{ claim.{_id}.stated }}}} چاپ می‌کند.")
+    CLAIMS[_id] = {
+        "source": "از آن استفاده کنید (جدول حافظه در اجرای نمایشی)",
+        "statement": _where,
+        "why": (
+            "حالت‌های مدل در این ماشین‌حساب، با قرارداد درس، با کتابخانه می‌خوانند:"
+            f" {{{{ claim.{_id}.states }}}} برای هر GPU. اما فعال‌سازی‌ها، وقتی شکل مدل داده"
+            " نشود، نصف بایت‌های وزن‌ها گرفته می‌شوند، یعنی"
+            f" {{{{ claim.{_id}.listing_activations }}}}، هر طولی که دنباله داشته باشد و مدل"
+            f" میان هر تعداد GPU که تقسیم شود. کتابخانه برای {_CALC_MODELS[_model]} با"
+            f" {{{{ claim.{_id}.seq }}}} توکنِ ماشین‌حساب، اگر همهٔ فعال‌سازی‌ها جز امتیازهای"
+            f" توجه نگه داشته شوند، {{{{ claim.{_id}.activations }}}} می‌شمارد، پس"
+            f" {{{{ claim.{_id}.computed }}}} برای هر GPU. {_detail}"
+        ),
+    }
