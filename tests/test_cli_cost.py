@@ -53,7 +53,7 @@ def test_seq_uses_the_full_matmul_count(capsys):
     full = run_json(capsys, "cost", "--model", "llama3-8b", "--tokens", "1T", "--mfu", "0.4",
                     "--seq", "8192")
     assert full["flops"] > plain["flops"]  # attention adds 12 l s h per token
-    assert "Narayanan" in full["formula"] and "Kaplan" in plain["formula"]
+    assert "Korthikanti" in full["formula"] and "Kaplan" in plain["formula"]
 
 
 def test_text_output(capsys):

@@ -1,4 +1,5 @@
-"""Training FLOPs against the closed form printed in Narayanan et al. (2021)."""
+"""Training FLOPs against the closed forms printed in Korthikanti et al. (2022), model FLOPs,
+and Narayanan et al. (2021, SC21), the same with full recomputation."""
 
 from fractions import Fraction
 
@@ -10,14 +11,27 @@ from distlesson.efficiency.flops import (
     matmul_params,
     training_flops_per_token,
 )
+from distlesson.efficiency.mfu import recompute_flops_per_token
 
 
-def test_gpt2_matches_narayanan_closed_form():
+def test_gpt2_matches_korthikanti_model_flops():
     # F / token = 72 s l h^2 (1 + s/(6h) + V/(12 h l)) / s, with s = 1024 tokens per sequence:
     # the source's GPT layer has 12 h^2 matmul weights, as GPT-2 small does.
     h, layers, s, v = 768, 12, 1024, 50257
     expected = 72 * layers * h * h * (1 + Fraction(s, 6 * h) + Fraction(v, 12 * h * layers))
     assert training_flops_per_token(get_model("gpt2-small"), seq_len=s) == expected
+
+
+def test_narayanan_closed_form_adds_full_recomputation():
+    # Narayanan et al. 2021, section 5.1: F / token = 96 l h^2 (1 + s/(6h) + V/(16 l h)):
+    # the layers run 4 passes (forward, recomputed forward, backward x 2) instead of 3, the
+    # output head (96 l h^2 V / (16 l h) = 6 h V) is not rerun
+    h, layers, s, v = 768, 12, 1024, 50257
+    expected = 96 * layers * h * h * (1 + Fraction(s, 6 * h) + Fraction(v, 16 * layers * h))
+    arch = get_model("gpt2-small")
+    hardware = (training_flops_per_token(arch, seq_len=s)
+                + recompute_flops_per_token(arch, seq_len=s, recompute="full"))
+    assert hardware == expected
 
 
 def test_llama_layer_by_hand():

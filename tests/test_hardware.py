@@ -18,6 +18,19 @@ def test_h100_sxm_datasheet_values():
     assert gpu.intra_node_link == "nvlink4" and gpu.gpus_per_node == 8
 
 
+def test_fp32_paths_against_bf16():
+    # Datasheets: H100 SXM FP32 67 TFLOPS, TF32 tensor core 989 with sparsity (494.5 dense);
+    # A100 FP32 19.5 TFLOPS, TF32 156 dense (312 with sparsity). bf16 on the tensor cores is
+    # about 15x and 16x the plain fp32 CUDA cores, but only twice TF32
+    h100, a100 = get_gpu("h100-sxm"), get_gpu("a100-80gb")
+    assert (h100.fp32_flops, h100.tf32_dense_flops) == (67e12, 494.5e12)
+    assert (a100.fp32_flops, a100.tf32_dense_flops) == (19.5e12, 156e12)
+    assert a100.bf16_dense_flops / a100.fp32_flops == 16
+    assert h100.bf16_dense_flops / h100.fp32_flops == pytest.approx(14.76, abs=0.01)
+    for gpu in (h100, a100):
+        assert gpu.bf16_dense_flops / gpu.tf32_dense_flops == 2
+
+
 def test_a100_80gb_has_no_fp8():
     gpu = get_gpu("a100-80gb")
     assert gpu.memory_bytes == 80 * 10**9
@@ -93,6 +106,7 @@ def _gpu(**changes):
 @pytest.mark.parametrize(("changes", "message"), [
     ({"memory_bytes": 0}, "memory_bytes=0"),
     ({"fp8_dense_flops": -1.0}, "fp8_dense_flops=-1.0"),
+    ({"fp32_flops": 0.0}, "fp32_flops=0.0 must be positive or None"),
     ({"intra_node_link": "nvlink9"}, "interconnect='nvlink9' is not known; allowed: nvlink4"),
     ({"gpus_per_node": 0}, "gpus_per_node=0 must be a positive integer"),
 ])

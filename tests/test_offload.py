@@ -6,6 +6,7 @@ The exercise's node: 8 x H100 (80e9 bytes each), 512e9 bytes of RAM, 2e12 of NVM
 at 64e9 bytes/s each way.
 """
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -17,6 +18,7 @@ from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.models import get_model
 from distlesson.memory.offload import (
+    DEEPSPEED_CPU_BUFFER_FACTOR,
     EXERCISE_NODE,
     TIERS,
     Node,
@@ -158,6 +160,32 @@ def test_the_persian_exercise_on_partial_nodes():
     assert comparison.gpus("nvme") == 4
 
 
+def test_deepspeed_buffer_margin_needs_a_third_node():
+    # DeepSpeed's estimator plans 1.5 x the offloaded states. 16 GPUs (tp 2, dp 8): 490 GB of
+    # states per node x 1.5 = 735 GB > 512 GB. 24 GPUs (tp 2, dp 12): 8 x 14N / 24 = 326.7 GB
+    # x 1.5 = 490 GB <= 512 GB
+    assert DEEPSPEED_CPU_BUFFER_FACTOR == 1.5
+    node = dataclasses.replace(EXERCISE_NODE, cpu_buffer_factor=1.5)
+    tight = offload_plan(N, tier="cpu", layout=Layout(dp=8, tp=2, zero=2), node=node)
+    assert tight.node_cpu_bytes == 490 * GB and tight.node_cpu_needed == 735 * GB
+    assert not tight.fits
+    plan = fewest_gpus(N, tier="cpu", node=node)
+    assert (plan.layout.world_size, plan.layout.tp, plan.layout.dp) == (24, 2, 12)
+    assert plan.node_cpu_needed == 490 * GB
+    # the default node counts the states alone
+    assert EXERCISE_NODE.cpu_buffer_factor == 1
+
+
+def test_offload_under_zero3_shards_the_weights_not_the_cpu_bill():
+    # ZeRO-3 + offload_optimizer: the GPU keeps 2N / 16 = 8.75 GB of weights, no tp needed,
+    # but the CPU still holds 14N over the GPUs: 16 GPUs, 490 GB per node, as under ZeRO-2
+    plan = fewest_gpus(N, tier="cpu", zero=3)
+    assert (plan.layout.world_size, plan.layout.tp) == (16, 1)
+    assert plan.per_gpu.gpu.total == 2 * N // 16 and plan.node_cpu_bytes == 490 * GB
+    buffered = dataclasses.replace(EXERCISE_NODE, cpu_buffer_factor=1.5)
+    assert fewest_gpus(N, tier="cpu", zero=3, node=buffered).layout.world_size == 24
+
+
 def test_fp32_main_grads_make_offload_need_more_gpus():
     # 16N = 1120 GB to the CPU: 16 GPUs put 8 x 16N / 16 = 560 GB on a node (> 512 GB);
     # 24 GPUs (tp = 2, dp = 12): GPU 140/2 = 70 GB, node 8 x 1120/24 = 373.3 GB
@@ -214,6 +242,8 @@ def test_without_offload_the_search_is_min_gpus(params, precision):
     (lambda: Node(gpu=get_gpu("h100-sxm"), gpus_per_node=8, cpu_memory_bytes=512e9,
                   nvme_bytes=float("nan"), pcie=get_interconnect("pcie5")),
      "nvme_bytes=nan must be a finite number of bytes >= 0"),
+    (lambda: dataclasses.replace(EXERCISE_NODE, cpu_buffer_factor=0.5),
+     "cpu_buffer_factor=0.5 must be a finite number >= 1"),
 ])
 def test_bad_input(call, message):
     with pytest.raises(ValueError) as error:

@@ -330,3 +330,25 @@ def test_figures_resolve_in_every_locale():
         assert figure.name.startswith("ex.")
         for locale in LOCALES:
             assert figure.render(locale)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_low_mfu_answer_ranks_the_losses_as_the_mfu_chapter_does(locale):
+    # the model answer lists the losses in the order of the MFU chapter's own ranking table
+    # (largest first, recomputation included), read back from that table's rows
+    from distlesson.pages import mfu
+
+    figures = {figure.name: figure for figure in exercises_widget.figures()}
+    shown = exercises_widget.MFU_RANKS_SHOWN
+    rows = mfu.exercise_table(locale).splitlines()[2:2 + shown]
+    for rank, row in enumerate(rows, 1):
+        now = row.split("|")[2]
+        assert figures[f"ex.mfu_loss_{rank}"].render(locale) in now
+        assert figures[f"ex.mfu_loss_{rank}_share"].render(locale) in now
+    shares = [figures[f"ex.mfu_loss_{rank}_share"].value for rank in range(1, shown + 1)]
+    assert shares == sorted(shares, reverse=True)
+    answer = TEXTS[locale]["mfu-low"]["mfu-low.answer"]
+    for rank in range(1, shown + 1):
+        assert f"{{{{ ex.mfu_loss_{rank} }}}}" in answer
+    # every loss of the decomposition gets its how-to, recomputation among them
+    assert answer.count("\n- **") == shown + 5

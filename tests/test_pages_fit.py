@@ -23,7 +23,8 @@ def value(name):
         ("fit.bpp_mixed", 2 + 2 + 4 + 4 + 4),  # bf16 w, bf16 g, fp32 master, fp32 m and v
         ("fit.bpp_weights_grads", 2 + 2),
         ("fit.bpp_master_and_moments", 4 + 4 + 4),
-        ("fit.bookkeeping_share", 12 / 16),
+        ("fit.bookkeeping_share", 12 / 16),  # master + moments: no pass touches them
+        ("fit.forward_unread_share", 14 / 16),  # the forward reads the bf16 weights alone
         ("fit.bpp_no_master", 2 + 2 + 4 + 4),
         ("fit.states_70b", 70e9 * 16),
         ("fit.gpus_70b", 14),  # 1120 GB / 80 GB exactly
@@ -39,7 +40,13 @@ def value(name):
         ("fit.saving_without_master", 0.25),
         ("fit.bf16_gap_at_one", 2.0**-7),
         ("fit.fp32_gap_ratio", 2.0**16),  # 2**-7 / 2**-23
-        ("fit.bf16_one_plus_update", 1.0),  # 1e-3 < half of 2**-7
+        ("fit.half_gap_low", 2.0**-9),  # half of 2**-7 x 2**e over w -> 2**(e+1)
+        ("fit.half_gap_high", 2.0**-8),  # half of 2**-7 x 2**e over w = 2**e
+        ("fit.matrix_step", 3e-4 / 0.02),
+        ("fit.final_matrix_step", 3e-5 / 0.02),
+        ("fit.bf16_gain_after_step", 1.0),  # 3e-4 < 2**-8, half the gap after 1.0
+        ("fit.bf16_over_fp32", 989 / 67),  # H100 SXM datasheet
+        ("fit.bf16_over_tf32", 2.0),
         ("fit.fp16_max", (2 - 2**-10) * 2**15),
         ("fit.tiny_gradient_scaled", 2.0**-10),
         ("fit.exercise_states", 13e9 * 16),
@@ -72,3 +79,19 @@ def test_plot_is_inline_svg_with_themeable_ink_and_no_fixed_size():
     assert "currentColor" in svg
     assert 'width="' not in svg.split(">", 1)[0]
     assert "بایت به‌ازای هر پارامتر" in svg  # the axis label is text, in Persian
+
+
+def test_what_bf16_loses_lies_between_the_half_gaps():
+    # the chapter's three cases, against the bounds it states: a matrix entry's peak step
+    # (1.5 %) is above 2**-8 and kept; a norm gain's (0.03 %) and the decayed step of a
+    # matrix entry (0.15 %) are below 2**-9 and lost, as ml_dtypes' own bf16 shows
+    import ml_dtypes
+    bf16 = ml_dtypes.bfloat16
+    assert value("fit.matrix_step") > value("fit.half_gap_high")
+    assert value("fit.gain_step") < value("fit.half_gap_low")
+    assert value("fit.final_matrix_step") < value("fit.half_gap_low")
+    assert float(bf16(0.02) + bf16(3e-4)) != float(bf16(0.02))
+    assert float(bf16(0.02) + bf16(3e-5)) == float(bf16(0.02))
+    # every update below 2**-9 of the weight is lost, wherever the weight sits
+    for w in (1.0, 1.5, 1.99, 0.02, 3.0e3):
+        assert float(bf16(w) + bf16(float(bf16(w)) * 2.0**-9 * 0.99)) == float(bf16(w))

@@ -29,6 +29,7 @@ def value(name):
     ("par.zero3_over_dp", 1.5),  # one micro-batch per step: 3 Psi against 2 Psi
     ("par.zero3_over_dp_accumulating", 8 * 3 / 2),
     ("par.zero2_over_dp_accumulating", (8 + 1) / 2),
+    ("par.full_grads", 2 * N70),  # the whole bf16 gradient, unsharded
     ("par.activations_full_recompute", 2 * 8192 * 8192 * 80),  # layer inputs, 80 layers
     # tp 8 x dp 2: 64 micro-batches, 6 all-reduces per layer with full recompute, 80 layers
     ("par.tp_comm", 6 * 2 * 7 / 8 * ACT * 80 * 64),
@@ -57,11 +58,18 @@ def test_llama405_per_gpu_by_hand():
 
 @pytest.mark.parametrize("locale", ["en", "ca", "fa"])
 def test_strategy_table_rows(locale):
-    table = parallelism.strategy_table(locale).splitlines()
-    assert len(table) == 2 + len(parallelism._strategies())
+    lines = parallelism.strategy_table(locale).splitlines()
+    rows = 2 + len(parallelism._strategies())
+    table, note = lines[:rows], lines[rows:]
+    assert all(row.startswith("|") for row in table) and not note[0]
     # data parallelism replicates: the first two rows show the same memory
     cells = [row.split("|")[2:5] for row in table[2:4]]
     assert cells[0] == cells[1]
+    # ZeRO-2 and ZeRO-3's traffic (rows 4 and 5 of the body) is the per-micro-batch default,
+    # marked and explained under the table
+    marked = [i for i, row in enumerate(table[2:]) if "†" in row]
+    assert marked == [3, 4]
+    assert note[1].startswith("† ") and "DeepSpeed" in note[1] and "FSDP" in note[1]
 
 
 @pytest.mark.parametrize("locale", ["en", "ca", "fa"])

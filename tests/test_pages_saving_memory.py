@@ -74,6 +74,11 @@ def test_offload_and_lora_figures():
     assert value("save.gpus_nvme") == 8
     # ZeRO-Offload (Ren et al. 2021, section 4.1): bf16 grads, fp32 master, two fp32 moments
     assert value("save.cpu_states") == 70e9 * (2 + 4 + 8)  # 980 GB
+    assert value("save.cpu_per_node") == 70e9 * 14 / 16 * 8  # 490 GB of a node's 512
+    # DeepSpeed's 1.5 x margin: 735 GB on two nodes is too much; three hold 490 GB each
+    assert value("save.buffer_factor") == 1.5
+    assert value("save.gpus_cpu_buffered") == 24 > value("save.gpus_none")
+    assert value("save.gpus_cpu_zero3") == 16 and value("save.gpus_cpu_zero3_buffered") == 24
     assert value("save.lora_trainable_8b") == 32 * 16 * (2 * 8192 + 2 * 5120)
 
 

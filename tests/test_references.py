@@ -18,3 +18,16 @@ def test_citation_forms():
     assert texts["citep.zero"].render("ca") == "Rajbhandari et al., 2020"
     assert texts["citep.zero"].render("fa") == "Rajbhandari و همکاران، ۲۰۲۰"
     assert zero.url in texts["ref.zero"].render("en")
+
+
+def test_two_papers_never_share_a_citation():
+    # Narayanan et al. wrote PipeDream-Flush (ICML 2021) and Megatron-LM's interleaved
+    # schedule (SC21): "2021a" and "2021b", in every language
+    texts = {figure.name: figure for figure in figures()}
+    for locale in ("en", "ca", "fa"):
+        shown = [texts[f"cite.{ref.key}"].render(locale) for ref in REFERENCES]
+        assert len(shown) == len(set(shown)), locale
+    assert texts["citep.pipedream_flush"].render("en") == "Narayanan et al., 2021a"
+    assert texts["cite.narayanan"].render("ca") == "Narayanan et al. (2021b)"
+    assert texts["citep.narayanan"].render("fa") == "Narayanan و همکاران، ۲۰۲۱ب"
+    assert texts["cite.pipedream_flush"].render("fa") == "Narayanan و همکاران (۲۰۲۱الف)"

@@ -41,14 +41,22 @@ class GPU:
     """The link between the GPUs of one server: a key of the interconnect catalog."""
     gpus_per_node: int = 8
     """GPUs in one server (an HGX/DGX or OAM board of eight, for every entry here)."""
+    tf32_dense_flops: float | None = None
+    """Peak dense TF32 tensor-core throughput, FLOP/s: fp32 matrix products run on the tensor
+    cores with inputs rounded to TF32's 10 mantissa bits. None where not recorded."""
+    fp32_flops: float | None = None
+    """Peak plain fp32 throughput of the CUDA cores (no tensor cores), FLOP/s. None where not
+    recorded."""
 
     def __post_init__(self) -> None:
         for field in ("memory_bytes", "bf16_dense_flops", "hbm_bandwidth"):
             value = getattr(self, field)
             if not value > 0:
                 raise ValueError(f"{field}={value!r} must be positive")
-        if self.fp8_dense_flops is not None and not self.fp8_dense_flops > 0:
-            raise ValueError(f"fp8_dense_flops={self.fp8_dense_flops!r} must be positive or None")
+        for field in ("fp8_dense_flops", "tf32_dense_flops", "fp32_flops"):
+            value = getattr(self, field)
+            if value is not None and not value > 0:
+                raise ValueError(f"{field}={value!r} must be positive or None")
         get_interconnect(self.intra_node_link)  # ValueError listing the allowed keys
         if (not isinstance(self.gpus_per_node, int) or isinstance(self.gpus_per_node, bool)
                 or self.gpus_per_node < 1):
@@ -74,6 +82,8 @@ _CATALOG = (
         source="NVIDIA H100 Tensor Core GPU datasheet, SXM5 column",
         date="2023-09",
         intra_node_link="nvlink4",
+        tf32_dense_flops=989e12 / 2,  # the datasheet's 989 TFLOPS is with 2:4 sparsity
+        fp32_flops=67e12,  # the datasheet's "FP32 67 teraFLOPS" (CUDA cores)
     ),
     GPU(
         key="a100-80gb",
@@ -85,6 +95,8 @@ _CATALOG = (
         source="NVIDIA A100 Tensor Core GPU datasheet, A100 80GB SXM column",
         date="2022-06",
         intra_node_link="nvlink3",
+        tf32_dense_flops=156e12,  # the datasheet's 312 TFLOPS is with sparsity
+        fp32_flops=19.5e12,  # the datasheet's "FP32 19.5 TFLOPS" (CUDA cores)
     ),
     GPU(
         key="h200-sxm",

@@ -2,7 +2,7 @@
 
 Two ways in (:mod:`distlesson.efficiency.cost`): ``--gpu-hours`` and a price give the dollars
 directly;
-or the work, ``--params``/``--model`` and ``--tokens`` (6 N T, or Narayanan et al.'s count
+or the work, ``--params``/``--model`` and ``--tokens`` (6 N T, or Korthikanti et al.'s count
 with ``--model`` and ``--seq``), run on ``--gpu`` at ``--mfu``, gives GPU-hours and then
 dollars. ``--price`` defaults to the Persian lesson's assumption for the GPU, if it has one.
 """
@@ -49,7 +49,7 @@ def add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokens", type=_quantity("--tokens"), help="training tokens, e.g. 15T")
     parser.add_argument("--seq", type=positive_int("--seq"),
                         help="sequence length: with a dense --model, count every matmul and "
-                        "attention (Narayanan et al. 2021) instead of 6 N per token")
+                        "attention (Korthikanti et al. 2022) instead of 6 N per token")
     parser.add_argument("--gpu", choices=list(GPUS), default="h100-sxm")
     parser.add_argument("--mfu", type=_quantity("--mfu", at_most=1),
                         help="model FLOPs utilisation, a fraction such as 0.4")
@@ -84,7 +84,7 @@ def _flops(args: argparse.Namespace) -> tuple[float, str]:
         arch = get_model(args.model)
         if args.seq is not None:
             return (training_flops(arch, args.tokens, seq_len=args.seq),
-                    "every matmul and attention per token x tokens (Narayanan et al. 2021)")
+                    "every matmul and attention per token x tokens (Korthikanti et al. 2022)")
         return training_flops(arch, args.tokens), "6 x parameters x tokens (Kaplan et al. 2020)"
     if args.seq is not None:
         raise ValueError("--seq: needs --model (the attention term comes from its shape)")

@@ -10,7 +10,14 @@ SC21), as this library models it: master and moments on the node's NVMe, the 16-
 and gradients on the GPUs sharded as ZeRO-3 (fp32 gradients, if the preset keeps them, in CPU
 memory). Not counted: the GPU's gradient buckets and the CPU's staging buffers (configured
 sizes, not per parameter), ZeRO-Infinity's optional offload of the 16-bit weights and
-gradients, activations.
+gradients, activations; a node's CPU memory can be given a margin for its buffers, the
+operating system and the data loader (:attr:`Node.cpu_buffer_factor`,
+:data:`DEEPSPEED_CPU_BUFFER_FACTOR`).
+ZeRO-Offload here is the paper's, built on ZeRO-2: each data-parallel GPU keeps all its
+16-bit weights. DeepSpeed also runs offload under ZeRO-3, which shards the weights too:
+``zero=3`` in :func:`fewest_gpus` models its ``offload_optimizer: cpu`` (the offloaded
+states are the same, the GPU's weights sharded); ``offload_param: cpu``, which moves the
+weights to the CPU as well, is not modelled.
 Each step a GPU sends its shard's 16-bit gradients to the CPU and gets the updated weights
 back over PCIe: 2 + 2 bytes per parameter of its shard (Ren et al. 2021, section 4: the
 2M + 2M bytes of fp16 gradients and parameters). Exact bytes (int or Fraction); seconds.
@@ -39,7 +46,8 @@ from distlesson.memory.states import (
 )
 
 __all__ = [
-    "EXERCISE_CPU_MEMORY", "EXERCISE_NODE", "EXERCISE_NVME", "EXERCISE_PARAMS",
+    "DEEPSPEED_CPU_BUFFER_FACTOR", "EXERCISE_CPU_MEMORY", "EXERCISE_NODE", "EXERCISE_NVME",
+    "EXERCISE_PARAMS",
     "GPUS_PER_NODE", "PAPER_ZERO", "TIERS", "Node", "OffloadComparison", "OffloadPlan",
     "Placement", "Tier", "fewest_gpus", "offload_exercise", "offload_plan", "split_states",
 ]
@@ -61,6 +69,12 @@ EXERCISE_NVME = 2e12
 """NVMe per node, bytes: "and 2TB of NVMe" (the same exercise)."""
 EXERCISE_PARAMS = 70e9
 """The exercise's model, "70B": its nominal parameter count."""
+DEEPSPEED_CPU_BUFFER_FACTOR = 1.5
+"""CPU memory to plan per byte of offloaded state: DeepSpeed's own estimator multiplies the
+CPU memory of the offloaded states by ``additional_buffer_factor=1.5`` (its default, in
+``deepspeed.runtime.zero.stage_1_and_2.estimate_zero2_model_states_mem_needs`` and the
+ZeRO-3 estimator; DeepSpeed documentation, "Memory Requirements"), for pinned transfer
+buffers and the like; the operating system and the data loader need their share too."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,9 @@ class Node:
     """NVMe capacity of the server, bytes."""
     pcie: Interconnect
     """The GPU-CPU link; assumed one full link per GPU (no sharing of a PCIe switch)."""
+    cpu_buffer_factor: float = 1.0
+    """CPU memory needed per byte of offloaded state: 1 counts the states alone; DeepSpeed's
+    estimator plans :data:`DEEPSPEED_CPU_BUFFER_FACTOR`."""
 
     def __post_init__(self) -> None:
         n = self.gpus_per_node
@@ -86,6 +103,9 @@ class Node:
             value = getattr(self, name)
             if not (isinstance(value, (int, float, Fraction)) and 0 <= value < math.inf):
                 raise ValueError(f"{name}={value!r} must be a finite number of bytes >= 0")
+        factor = self.cpu_buffer_factor
+        if not (isinstance(factor, (int, float, Fraction)) and 1 <= factor < math.inf):
+            raise ValueError(f"cpu_buffer_factor={factor!r} must be a finite number >= 1")
 
 
 EXERCISE_NODE = Node(gpu=get_gpu("h100-sxm"), gpus_per_node=GPUS_PER_NODE,
@@ -180,8 +200,13 @@ class OffloadPlan:
 
     @property
     def node_cpu_bytes(self) -> Bytes:
-        """CPU memory the fullest node needs: per-GPU share x GPUs on the node."""
+        """Offloaded states in the fullest node's CPU memory: per-GPU share x GPUs on it."""
         return self.per_gpu.cpu.total * self.gpus_on_node
+
+    @property
+    def node_cpu_needed(self) -> Fraction:
+        """CPU memory the fullest node needs: its states x the node's buffer factor."""
+        return Fraction(self.node_cpu_bytes) * Fraction(self.node.cpu_buffer_factor)
 
     @property
     def node_nvme_bytes(self) -> Bytes:
@@ -193,7 +218,7 @@ class OffloadPlan:
         """GPU memory, CPU memory and NVMe all hold their share (exact comparison)."""
         node = self.node
         return (self.per_gpu.gpu.total <= Fraction(node.gpu.memory_bytes)
-                and self.node_cpu_bytes <= Fraction(node.cpu_memory_bytes)
+                and self.node_cpu_needed <= Fraction(node.cpu_memory_bytes)
                 and self.node_nvme_bytes <= Fraction(node.nvme_bytes))
 
     @property

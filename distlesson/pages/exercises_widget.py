@@ -23,7 +23,7 @@ import markdown
 from distlesson.exercises import Exercise, GoalPart, NumericPart, OpenPart, Part, exercises
 from distlesson.pages.exercise_texts import TEXTS
 from distlesson.pages.widget_html import data_script, widget_id
-from distlesson.render.figure import Figure
+from distlesson.render.figure import Figure, Text
 from distlesson.render.numbers import (
     UNITS,
     check_locale,
@@ -32,8 +32,8 @@ from distlesson.render.numbers import (
     to_locale_digits,
 )
 
-__all__ = ["exercises_widget", "figures", "in_answer_unit", "part_figure", "render_text",
-           "widget_data"]
+__all__ = ["MFU_RANKS_SHOWN", "exercises_widget", "figures", "in_answer_unit", "part_figure",
+           "render_text", "widget_data"]
 
 _NAME = "exercises"  # data-widget; ids of its inputs start with dl-exercises
 
@@ -131,14 +131,35 @@ def part_figure(part: NumericPart) -> Figure:
                   part.digits)
 
 
-def figures() -> list[Figure]:
-    """The numbers the exercises' texts quote: their inputs and their answers."""
-    result = [Figure("ex.writing_example", WRITING_EXAMPLE, digits=1)]
+MFU_RANKS_SHOWN = 4
+"""How many of the MFU chapter's losses the low-MFU exercise's model answer lists."""
+
+
+def _mfu_ranking() -> list[Figure | Text]:
+    """The MFU chapter's losses, largest first, as its decomposition ranks them
+    (:meth:`~distlesson.efficiency.step_time.StepBreakdown.ranked` of the chapter's step):
+    ``ex.mfu_loss_N`` names the N-th, ``ex.mfu_loss_N_share`` its share of the step. The
+    low-MFU exercise's model answer cites them, so its order is computed, never typed."""
+    from distlesson.pages import mfu
+
+    breakdown = mfu.llama405_step().breakdown
+    shares = breakdown.shares()
+    result: list[Figure | Text] = []
+    for rank, (term, _) in enumerate(breakdown.ranked()[:MFU_RANKS_SHOWN], 1):
+        result.append(Text(f"ex.mfu_loss_{rank}", mfu._TERMS[term], doc=term))
+        result.append(Figure(f"ex.mfu_loss_{rank}_share", shares[term], "%", digits=1))
+    return result
+
+
+def figures() -> list[Figure | Text]:
+    """The numbers the exercises' texts quote: their inputs and their answers, and the
+    MFU chapter's ranking of the losses."""
+    result: list[Figure | Text] = [Figure("ex.writing_example", WRITING_EXAMPLE, digits=1)]
     for exercise in exercises():
         result += [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
                    for q in exercise.quantities]
         result += [part_figure(p) for p in exercise.parts if isinstance(p, NumericPart)]
-    return result
+    return result + _mfu_ranking()
 
 
 def _page_link(match: re.Match[str]) -> str:

@@ -55,7 +55,11 @@ GPU = "h100-sxm"  # the "80 GB GPU" of both sources
 COMPARED_MODEL = "llama3-70b"  # Adafactor needs real shapes: the optimizer table uses these
 SIZE_MODELS = ("gpt2-small", "llama3-8b", "llama3-70b", "llama3-405b")
 COMPARED_OPTIMIZERS = ("adamw", "adam8bit", "adafactor", "lion", "sgd")
-UPDATE = 1e-3  # a relative update lr x (m / sqrt(v)) of order 1e-3 with lr = 1e-3
+# Adam moves a weight by about lr (m / sqrt(v) is of order one), whatever the weight's size:
+PEAK_LR = 3e-4  # Llama 2 7B and 13B's peak learning rate (Touvron et al. 2023, table 1)
+FINAL_LR_SHARE = 0.1  # the same runs decay it (cosine) to 10 % of the peak
+MATRIX_ENTRY = 0.02  # a matrix entry's typical size: GPT-2's and Megatron-LM's init std
+NORM_GAIN = 1.0  # a normalisation layer's gain: initialised to one, and stays near it
 LOSS_SCALE = 2**16  # a common static loss scale for fp16
 TINY_GRADIENT = 2.0**-26  # a gradient below fp16's smallest subnormal, 2**-24
 
@@ -272,7 +276,12 @@ def figures() -> list[Figure]:
     states_70b = per.total * ROUND_70B
     llama70 = get_model(COMPARED_MODEL)
     llama70_states = model_states(llama70).total
-    bf16_at_one = float(ml_dtypes.bfloat16(1.0) + ml_dtypes.bfloat16(UPDATE))
+    bf16 = ml_dtypes.bfloat16
+    gain_after_step = float(bf16(NORM_GAIN) + bf16(PEAK_LR))
+    final_lr = PEAK_LR * FINAL_LR_SHARE
+    h100 = get_gpu(GPU)
+    if h100.fp32_flops is None or h100.tf32_dense_flops is None:
+        raise ValueError(f"the catalog's {GPU} needs its fp32 and tf32 peaks")
     scaled = float(np.float16(TINY_GRADIENT * LOSS_SCALE))
     return [
         Figure("fit.round_70b", ROUND_70B, "B params", doc="the sources' round 70B"),
@@ -282,7 +291,11 @@ def figures() -> list[Figure]:
         Figure("fit.bpp_master", float(per.master)),
         Figure("fit.bpp_moments", float(per.optimizer)),
         Figure("fit.bpp_master_and_moments", float(per.master + per.optimizer)),
-        Figure("fit.bookkeeping_share", float((per.master + per.optimizer) / per.total), "%"),
+        Figure("fit.bpp_weights", float(per.weights), doc="what the forward pass reads"),
+        Figure("fit.forward_unread_share", float((per.total - per.weights) / per.total), "%",
+               digits=1, doc="never read by the forward pass: all but the bf16 weights"),
+        Figure("fit.bookkeeping_share", float((per.master + per.optimizer) / per.total), "%",
+               doc="touched by neither the forward nor the backward pass"),
         Figure("fit.bpp_no_master", float(bytes_per_param(
             ROUND_70B, precision="mixed-no-master").total)),
         Figure("fit.states_70b", float(states_70b), "GB"),
@@ -308,8 +321,24 @@ def figures() -> list[Figure]:
         Figure("fit.bf16_mantissa_bits", BF16.mantissa_bits),
         Figure("fit.bf16_gap_at_one", BF16.epsilon, digits=4),
         Figure("fit.fp32_gap_ratio", BF16.epsilon / FP32.epsilon),
-        Figure("fit.update", UPDATE, digits=3),
-        Figure("fit.bf16_one_plus_update", bf16_at_one, digits=1),
+        # round to nearest: an update below half the gap to the next bf16 number is lost.
+        # Relative to a weight w in [2^e, 2^(e+1)), half the gap 2^(e-7) is between
+        # eps / 4 (w just below 2^(e+1)) and eps / 2 (w = 2^e), eps = 2^-7
+        Figure("fit.half_gap_low", BF16.epsilon / 4, "%", digits=2),
+        Figure("fit.half_gap_high", BF16.epsilon / 2, "%", digits=2),
+        Figure("fit.peak_lr", PEAK_LR, digits=4),
+        Figure("fit.matrix_entry", MATRIX_ENTRY, digits=2),
+        Figure("fit.matrix_step", PEAK_LR / MATRIX_ENTRY, "%", digits=1),
+        Figure("fit.gain_step", PEAK_LR / NORM_GAIN, "%", digits=2),
+        Figure("fit.final_lr_share", FINAL_LR_SHARE, "%"),
+        Figure("fit.final_matrix_step", final_lr / MATRIX_ENTRY, "%", digits=2),
+        Figure("fit.bf16_gain_after_step", gain_after_step, digits=1,
+               doc="a gain of one plus the peak step, in bf16: unchanged"),
+        Figure("fit.h100_bf16", h100.bf16_dense_flops, "TFLOP/s"),
+        Figure("fit.h100_fp32", h100.fp32_flops, "TFLOP/s"),
+        Figure("fit.h100_tf32", h100.tf32_dense_flops, "TFLOP/s", digits=1),
+        Figure("fit.bf16_over_fp32", h100.bf16_dense_flops / h100.fp32_flops, "x"),
+        Figure("fit.bf16_over_tf32", h100.bf16_dense_flops / h100.tf32_dense_flops, "x"),
         Figure("fit.fp16_exponent_bits", FP16.exponent_bits),
         Figure("fit.fp16_max", FP16.max_finite),
         Figure("fit.loss_scale", LOSS_SCALE),

@@ -13,6 +13,17 @@ LABELS = {
     "no": {"en": "no", "ca": "no", "fa": "خیر"},
     "comm_step": {"en": "Sent per step and GPU", "ca": "Enviat per pas i GPU",
                   "fa": "ارسال در هر گام و هر GPU"},
+    "per_microbatch_note": {
+        "en": "ZeRO-2 and ZeRO-3 under gradient accumulation: the DeepSpeed and FSDP default, "
+              "a reduce-scatter after every micro-batch. Accumulating unsharded gradients "
+              "instead (FSDP's `no_sync`) sends less and holds the whole gradient.",
+        "ca": "ZeRO-2 i ZeRO-3 amb acumulació de gradients: l'opció per defecte de DeepSpeed "
+              "i d'FSDP, un reduce-scatter després de cada microlot. Acumular els gradients "
+              "sense particionar (el `no_sync` d'FSDP) envia menys i obliga a guardar el "
+              "gradient sencer.",
+        "fa": "ZeRO-2 و ZeRO-3 همراه با انباشت گرادیان: پیش‌فرض DeepSpeed و FSDP، یعنی یک "
+              "reduce-scatter پس از هر ریزدسته. انباشت گرادیان‌های شاردنشده (`no_sync` در "
+              "FSDP) کمتر می‌فرستد و در عوض کل گرادیان را نگه می‌دارد."},
     "weights": {"en": "Weights", "ca": "Pesos", "fa": "وزن‌ها"},
     "grads": {"en": "Gradients", "ca": "Gradients", "fa": "گرادیان‌ها"},
     "master": {"en": "Master copy", "ca": "Còpia mestra", "fa": "نسخهٔ اصلی"},

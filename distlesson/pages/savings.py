@@ -8,13 +8,22 @@ activation-checkpointing half of the chapter is :mod:`distlesson.pages.checkpoin
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import numpy as np
 
 from distlesson.catalog.models import get_model
 from distlesson.memory.lora import lora
 from distlesson.memory.low_precision import accumulate_updates, cast_gradients, fp8_matmul_error
-from distlesson.memory.offload import EXERCISE_NODE, EXERCISE_PARAMS, TIERS, offload_exercise
+from distlesson.memory.offload import (
+    DEEPSPEED_CPU_BUFFER_FACTOR,
+    EXERCISE_NODE,
+    EXERCISE_PARAMS,
+    OffloadComparison,
+    OffloadPlan,
+    fewest_gpus,
+    offload_exercise,
+)
 from distlesson.pages.savings_labels import LABELS
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import (
@@ -42,8 +51,8 @@ LORA_MODELS = ("llama3-8b", "llama3-70b")
 LORA_RANKS = (8, 16)
 
 
-def _t(key: str, locale: str) -> str:
-    return LABELS[key][locale]
+def _t(key: str, locale: str, **values: str) -> str:
+    return LABELS[key][locale].format(**values)
 
 
 def _share(value: float, locale: str) -> str:
@@ -113,23 +122,45 @@ def accumulation_table(locale: str) -> str:
     return markdown_table(Table(headers, rows, (True,) * 4), locale)
 
 
+BUFFERED_NODE = replace(EXERCISE_NODE, cpu_buffer_factor=DEEPSPEED_CPU_BUFFER_FACTOR)
+"""The exercise's server with DeepSpeed's margin on the CPU memory of offloaded states."""
+
+
 @functools.cache
-def _offload() -> object:
+def _offload() -> OffloadComparison:
     return offload_exercise(params=EXERCISE_PARAMS)
+
+
+def _fewest(**options: object) -> OffloadPlan:
+    plan = fewest_gpus(EXERCISE_PARAMS, tier="cpu", **options)  # type: ignore[arg-type]
+    if plan is None:
+        raise ValueError(f"no CPU-offload plan fits with {options}")
+    return plan
+
+
+@functools.cache
+def _offload_rows() -> tuple[tuple[str, OffloadPlan], ...]:
+    """The table's rows: each tier's fewest GPUs, and CPU offload with DeepSpeed's margin."""
+    comparison = _offload()
+    plans = (("none", comparison.none), ("cpu", comparison.cpu),
+             ("cpu_buffered", _fewest(node=BUFFERED_NODE)), ("nvme", comparison.nvme))
+    for key, plan in plans:
+        if plan is None:
+            raise ValueError(f"offload tier {key!r} fits on no number of nodes")
+    return plans  # type: ignore[return-value]
 
 
 def offload_table(locale: str) -> str:
     """A 70B model with and without offload: GPUs needed, where the bytes live, PCIe."""
-    comparison = _offload()
+    factor = format_quantity(DEEPSPEED_CPU_BUFFER_FACTOR, "x", locale, digits=1)
     rows = []
-    for tier in TIERS:
-        plan = getattr(comparison, tier)
+    for key, plan in _offload_rows():
         layout = plan.layout
         rows.append((
-            _t(f"tier_{tier}", locale), format_number(layout.world_size, locale),
+            _t(f"tier_{key}", locale, factor=factor), format_number(layout.world_size, locale),
             f"tp {format_number(layout.tp, locale)} × dp {format_number(layout.dp, locale)}",
             format_quantity(float(plan.per_gpu.gpu.total), "GB", locale, digits=1),
-            format_quantity(float(plan.node_cpu_bytes), "GB", locale),
+            format_quantity(float(plan.node_cpu_needed), "GB", locale),
             format_quantity(float(plan.node_nvme_bytes), "GB", locale),
             format_quantity(float(plan.pcie_bytes), "GB", locale, digits=1),
             format_quantity(float(plan.pcie_seconds), "s", locale, digits=2),
@@ -182,6 +213,17 @@ def figures() -> list[Figure]:
         Figure("save.gpus_none", comparison.none.layout.world_size),
         Figure("save.gpus_cpu", comparison.cpu.layout.world_size),
         Figure("save.gpus_nvme", comparison.nvme.layout.world_size),
+        Figure("save.cpu_per_node", float(comparison.cpu.node_cpu_bytes), "GB",
+               doc="the CPU tier's offloaded states in one node's memory"),
+        Figure("save.cpu_tp", comparison.cpu.layout.tp,
+               doc="ZeRO-2 keeps every weight on each data-parallel GPU: tp makes them fit"),
+        Figure("save.buffer_factor", DEEPSPEED_CPU_BUFFER_FACTOR, "x", digits=1,
+               doc="DeepSpeed's estimator's additional_buffer_factor"),
+        Figure("save.gpus_cpu_buffered", _fewest(node=BUFFERED_NODE).layout.world_size),
+        Figure("save.gpus_cpu_zero3", _fewest(zero=3).layout.world_size,
+               doc="offload_optimizer under ZeRO-3: weights sharded, same CPU states"),
+        Figure("save.gpus_cpu_zero3_buffered",
+               _fewest(zero=3, node=BUFFERED_NODE).layout.world_size),
         Figure("save.cpu_states", float(comparison.cpu.whole.cpu.total), "GB"),
         Figure("save.pcie_cpu_time", float(comparison.cpu.pcie_seconds), "s", digits=2),
         Figure("save.nvme_traffic", float(comparison.nvme.nvme_traffic_bytes
