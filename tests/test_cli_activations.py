@@ -88,7 +88,8 @@ def test_listed_in_help(capsys):
     (["--seq", "2048"],
      "give --model or all of --seq --batch --hidden --heads --layers; missing: --batch"),
     ([], "give --model or all of --seq --batch --hidden --heads --layers"),
-    (["--model", "llama3-8b", "--hidden", "4096"], "--hidden: already set by --model"),
+    (["--model", "llama3-8b", "--hidden", "4096"],
+     "--hidden: already set by the model (llama3-8b)"),
     ([*GPT3, "--tp", "5"], "--tp=5 must divide the number of heads, 96"),
     (["--seq", "2050", "--batch", "1", "--hidden", "12288", "--heads", "96", "--layers", "96",
       "--tp", "4", "--sp"], "--tp=4 must divide --seq=2050 with --sp"),
@@ -102,3 +103,10 @@ def test_bad_input_is_one_line(capsys, argv, message):
     assert main(["activations", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_the_layer_actually_trained_beside_the_formula(capsys):
+    out = run_json(capsys, "activations", "--model", "llama3-8b", "--seq", "4096")
+    h, kv, a, f = 4096, 1024, 32, 14336  # Llama 3 8B: 12h + 4kv + 4a + 6f + 8 bytes a token
+    assert out["layer_trained_bytes_per_layer"] == 4096 * (12 * h + 4 * kv + 4 * a + 6 * f + 8)
+    assert out["layer_trained_bytes_per_layer"] < out["bytes_per_layer"]  # no s x s scores

@@ -7,7 +7,8 @@ import pytest
 from distlesson.cli import main
 from tests.cli_run import run_json
 
-KEYS = {"dp", "tp", "pp", "cp", "zero", "per_gpu_bytes", "fits", "step_time", "mfu"}
+KEYS = {"dp", "tp", "pp", "cp", "chunks", "zero", "recompute", "schedule", "per_gpu_bytes",
+        "fits", "step_time", "mfu", "hfu"}
 
 
 def test_llama405_on_16k_gpus_answers_in_seconds(capsys):
@@ -38,9 +39,10 @@ def test_small_model_on_one_node(capsys):
 
 def test_one_fixed_layout(capsys):
     out = run_json(capsys, "plan", "--model", "llama3-70b", "--gpus", "64", "--seq", "8192",
-                   "--tokens-per-step", "2097152", "--tp", "8", "--zero", "1", "--top", "20")
+                   "--tokens-per-step", "2097152", "--tp", "4", "--pp", "2", "--zero", "1",
+                   "--top", "200")
     assert {(c["dp"], c["tp"], c["pp"], c["cp"], c["zero"]) for c in out["configs"]} == {
-        (8, 8, 1, 1, 1)}
+        (8, 4, 2, 1, 1)}
     fits = [c["fits"] for c in out["configs"]]
     assert fits == sorted(fits, reverse=True) and not fits[-1]  # no recompute: too big
 
@@ -64,3 +66,25 @@ def test_bad_input_is_one_line(capsys, argv, message):
                  *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_the_planning_chapters_command_prints_its_table(capsys):
+    """The command the planning chapter shows reproduces the chapter's 405B table."""
+    import shlex
+
+    from distlesson.pages import planning
+
+    argv = shlex.split(planning.cli_command("405b"))[1:]
+    out = run_json(capsys, *argv)
+    result, _ = planning._plan("405b")
+    for row, config in zip(out["configs"], result.configs, strict=False):
+        assert (row["dp"], row["tp"], row["pp"], row["cp"], row["zero"], row["chunks"]) == (
+            config.dp, config.tp, config.pp, config.cp, config.zero, config.chunks)
+        assert row["mfu"] == pytest.approx(config.mfu, rel=1e-12)
+
+
+def test_too_many_gpus_for_the_batch_says_so(capsys):
+    status = main(["plan", "--model", "gpt2-small", "--gpus", "100000", "--seq", "1024",
+                   "--tokens-per-step", "1e6"])
+    out = capsys.readouterr().out
+    assert status == 0 and "no config can make the batch" in out

@@ -7,9 +7,8 @@ import pytest
 
 from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.models import get_model
-from distlesson.efficiency.step_time import TERMS, StepInputs, estimate_step
+from distlesson.efficiency.step_time import TERMS, estimate_step
 from distlesson.pages import mfu, mfu_widget
-from distlesson.parallel.layout import analyse_layout
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from tests.widget_checks import (
     LOCALES,
@@ -36,15 +35,10 @@ def workload(m: int, recompute: str):
 
 
 def estimate(k: float, m: int, schedule: str, recompute: str):
-    inputs = StepInputs(kernel_efficiency=k, schedule=schedule,
-                        chunks=4 if schedule == "interleaved" else 1, data_stall=mfu.DATA_STALL)
+    inputs = replace(mfu.INPUTS, kernel_efficiency=k, schedule=schedule,
+                     chunks=mfu.CHUNKS if schedule == "interleaved" else 1)
     return estimate_step(get_model(mfu.MODEL), mfu.LAYOUT, workload(m, recompute), mfu.CLUSTER,
                          inputs)
-
-
-def fits(m: int, recompute: str) -> bool:
-    report = analyse_layout(get_model(mfu.MODEL), mfu.LAYOUT, workload(m, recompute))
-    return report.per_gpu_bytes <= MEMORY
 
 
 def seconds(value: float, locale: str) -> str:
@@ -71,16 +65,17 @@ def test_every_setting_shows_the_library_values(locale):
     for k, m, schedule, recompute in GRID:
         entry = data[mfu_widget.setting_key(k, m, schedule, recompute)]
         where = f"{locale} {k} {m} {schedule} {recompute}"
-        if schedule == "interleaved" and m % mfu.LAYOUT.pp:
-            with pytest.raises(ValueError):
-                estimate(k, m, schedule, recompute)
+        if schedule == "interleaved" and m % mfu.LAYOUT.pp:  # Megatron-LM's rule
             assert set(entry) == {"e"}, where
             assert format_number(m, locale) in entry["e"], where
             continue
-        if not fits(m, recompute):
-            assert set(entry) == {"e"}, where
-            continue
-        b = estimate(k, m, schedule, recompute).breakdown
+        step = estimate(k, m, schedule, recompute)
+        b = step.breakdown
+        words = mfu_widget._WORDS["memory_over" if step.per_gpu_bytes > MEMORY
+                                  else "memory_value"][locale]
+        assert entry["g"] == words.format(
+            need=format_quantity(step.per_gpu_bytes, "GB", locale, digits=1),
+            have=format_quantity(MEMORY, "GB", locale, digits=1)), where
         assert entry["m"] == format_percent(b.mfu, locale, digits=1), where
         assert entry["t"] == seconds(b.total, locale), where
         assert entry["p"] == [getattr(b, t) for t in TERMS], where
@@ -91,12 +86,13 @@ def test_every_setting_shows_the_library_values(locale):
         assert format_percent(b.shares()[term], locale, digits=1) in entry["l"], where
 
 
-def test_some_settings_do_not_fit_and_say_so():
+def test_some_settings_are_refused_and_memory_over_the_gpu_is_flagged():
     data = embedded("en")["d"]
     refused = [key for key, entry in data.items() if "e" in entry]
-    assert any("does not fit" in data[key]["e"] for key in refused)
-    assert any("multiple" in data[key]["e"] for key in refused)
-    assert len(refused) < len(data)
+    assert refused and all("multiple" in data[key]["e"] for key in refused)
+    over = [entry for entry in data.values() if entry.get("g", "").endswith(": over")]
+    full = [k for k in data if k.endswith("|full") and "g" in data[k]]
+    assert over and not any(data[k]["g"].endswith(": over") for k in full)
 
 
 def test_the_three_languages_show_the_same_widget():
@@ -105,10 +101,11 @@ def test_the_three_languages_show_the_same_widget():
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_controls_are_labelled_and_default_to_the_chapter_scenario(locale):
-    check_controls(mfu_widget.mfu_widget(locale), "mfu", ("0.6", "16", "interleaved", "full"),
-                   {"mfu", "step", "largest", "message", "bar"})
-    assert mfu.KERNEL_EFFICIENCY == 0.6 and mfu.SCHEDULE == "interleaved"
-    assert mfu.WORKLOAD.num_microbatches(mfu.LAYOUT) == 16
+    default = (str(mfu_widget.CALIBRATED), "16", "interleaved", "none")
+    check_controls(mfu_widget.mfu_widget(locale), "mfu", default,
+                   {"mfu", "step", "largest", "memory", "message", "bar"})
+    assert mfu.INPUTS.schedule == "interleaved" and mfu.WORKLOAD.recompute == "none"
+    assert mfu.WORKLOAD.num_microbatches(mfu.LAYOUT) == 16  # Llama 3: 16 sequences per DP
 
 
 def test_persian_widget_writes_persian_digits():

@@ -81,6 +81,19 @@ _CATALOG = (
         date="2023-03",
     ),
     Interconnect(
+        key="ib-hdr", display_name="InfiniBand HDR", bandwidth=200e9 / 8, scope="cluster",
+        source="NVIDIA DGX A100 datasheet: eight single-port ConnectX-6 HDR InfiniBand "
+        "adapters, 200 Gb/s each, one per GPU; 200e9 bits / 8 = 25e9 bytes per second",
+        date="2020-05",
+    ),
+    Interconnect(
+        key="roce-400", display_name="RoCE", bandwidth=400e9 / 8, scope="cluster",
+        source="Llama 3 (Grattafiori et al. 2024), section 3.3.1: the 405B model trained on "
+        "RDMA over Converged Ethernet, 400 Gb/s between GPUs; 400e9 bits / 8 = 50e9 bytes "
+        "per second",
+        date="2024-07",
+    ),
+    Interconnect(
         key="pcie5", display_name="PCIe 5.0 x16", bandwidth=64e9, scope="node",
         source="PCI-SIG PCIe 5.0 specification: 32 GT/s per lane, 16 lanes, 128b/130b "
         "encoding, about 63 GB/s each way; rounded to the commonly quoted 64 GB/s",

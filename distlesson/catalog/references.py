@@ -13,6 +13,9 @@ from distlesson.render.figure import Text
 
 __all__ = ["REFERENCES", "Reference", "figures"]
 
+_FA_SUFFIXES = {"a": "الف", "b": "ب", "c": "ج"}
+"""Letters after a year, and how Persian writes them ("۲۰۲۱الف")."""
+
 
 @dataclass(frozen=True)
 class Reference:
@@ -23,19 +26,35 @@ class Reference:
     venue: str
     year: int  # of the version cited (the peer-reviewed one where there is one)
     url: str
+    year_suffix: str = ""
+    """"a", "b"...: tells apart two papers of the same first author and year (Narayanan et
+    al. 2021a and 2021b), in order of publication; written "الف", "ب" in Persian."""
+
+    def __post_init__(self) -> None:
+        if self.year_suffix and self.year_suffix not in _FA_SUFFIXES:
+            raise ValueError(f"year_suffix={self.year_suffix!r} of {self.key!r} must be one of "
+                             f"{', '.join(_FA_SUFFIXES)}")
 
     def _authors(self, locale: str) -> str:
         if not self.several:
             return self.authors
         return f"{self.authors} و همکاران" if locale == "fa" else f"{self.authors} et al."
 
+    def _year(self, locale: str) -> str:
+        """``{0}`` (the year, formatted per locale) and the suffix, if any."""
+        if not self.year_suffix:
+            return "{0}"
+        return "{0}" + (_FA_SUFFIXES[self.year_suffix] if locale == "fa" else self.year_suffix)
+
     def short(self) -> dict[str, str]:
         """Authors and the year in parentheses, ``Rajbhandari et al. ({0})``, per locale."""
-        return {locale: f"{self._authors(locale)} ({{0}})" for locale in ("en", "ca", "fa")}
+        return {locale: f"{self._authors(locale)} ({self._year(locale)})"
+                for locale in ("en", "ca", "fa")}
 
     def parenthetical(self) -> dict[str, str]:
         """For use inside parentheses: ``Rajbhandari et al., {0}`` (Persian comma in fa)."""
-        return {locale: f"{self._authors(locale)}{'،' if locale == 'fa' else ','} {{0}}"
+        return {locale: f"{self._authors(locale)}{'،' if locale == 'fa' else ','} "
+                        f"{self._year(locale)}"
                 for locale in ("en", "ca", "fa")}
 
     def entry(self) -> dict[str, str]:
@@ -58,7 +77,8 @@ REFERENCES: tuple[Reference, ...] = (
               "Parallelism", "arXiv:1909.08053", 2019, "https://arxiv.org/abs/1909.08053"),
     Reference("narayanan", "Narayanan", True,
               "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM",
-              "SC21 (arXiv:2104.04473)", 2021, "https://arxiv.org/abs/2104.04473"),
+              "SC21 (arXiv:2104.04473)", 2021, "https://arxiv.org/abs/2104.04473",
+              year_suffix="b"),
     Reference("korthikanti", "Korthikanti", True,
               "Reducing Activation Recomputation in Large Transformer Models",
               "MLSys 2023 (arXiv:2205.05198)", 2022, "https://arxiv.org/abs/2205.05198"),
@@ -106,6 +126,10 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("ring_attention", "Liu", True,
               "Ring Attention with Blockwise Transformers for Near-Infinite Context",
               "ICLR 2024 (arXiv:2310.01889)", 2024, "https://arxiv.org/abs/2310.01889"),
+    Reference("ulysses", "Jacobs", True,
+              "DeepSpeed Ulysses: System Optimizations for Enabling Training of Extreme Long "
+              "Sequence Transformer Models", "arXiv:2309.14509", 2023,
+              "https://arxiv.org/abs/2309.14509"),
     Reference("online_softmax", "Milakov", True,
               "Online normalizer calculation for softmax", "arXiv:1805.02867", 2018,
               "https://arxiv.org/abs/1805.02867"),
@@ -121,7 +145,7 @@ REFERENCES: tuple[Reference, ...] = (
               2019, "https://doi.org/10.1145/3341301.3359646"),
     Reference("pipedream_flush", "Narayanan", True,
               "Memory-Efficient Pipeline-Parallel DNN Training", "ICML 2021 (arXiv:2006.09503)",
-              2021, "https://arxiv.org/abs/2006.09503"),
+              2021, "https://arxiv.org/abs/2006.09503", year_suffix="a"),
     Reference("zero_infinity", "Rajbhandari", True,
               "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning",
               "SC21 (arXiv:2104.07857)", 2021, "https://arxiv.org/abs/2104.07857"),
@@ -130,6 +154,17 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("flash_attention", "Dao", True,
               "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness",
               "NeurIPS 2022 (arXiv:2205.14135)", 2022, "https://arxiv.org/abs/2205.14135"),
+    Reference("flashattention2", "Dao", False,
+              "FlashAttention-2: Faster Attention with Better Parallelism and Work "
+              "Partitioning", "ICLR 2024 (arXiv:2307.08691)", 2023,
+              "https://arxiv.org/abs/2307.08691"),
+    Reference("scaling_book", "Austin", True,
+              "How to Scale Your Model, part 12: How to Think About GPUs",
+              "Google DeepMind", 2025, "https://jax-ml.github.io/scaling-book/gpus/"),
+    Reference("nvidia_gemm", "NVIDIA", False, "Matrix Multiplication Background User's Guide",
+              "NVIDIA Deep Learning Performance documentation", 2023,
+              "https://docs.nvidia.com/deeplearning/performance/"
+              "dl-performance-matrix-multiplication/"),
     Reference("roofline", "Williams", True,
               "Roofline: An Insightful Visual Performance Model for Multicore Architectures",
               "Communications of the ACM 52(4)", 2009, "https://doi.org/10.1145/1498765.1498785"),

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 
-from distlesson.catalog.models import MODELS, get_model
 from distlesson.memory.activations import RECOMPUTE, activation_bytes_per_layer
+from distlesson.memory.layer_activations import layer_activation_bytes
 from distlesson.units import GB
 
-from ._common import Result, number, positive_int
+from ._common import Result, add_model, model_from_args, model_name, number, positive_int
 
 __all__ = ["DEFAULT_SEQ", "add", "run"]
 
@@ -30,8 +30,7 @@ _SOURCE = "Korthikanti et al. 2022"
 
 
 def add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", choices=list(MODELS),
-                        help="a published architecture (gives --hidden --heads --layers)")
+    add_model(parser, required=False)
     parser.add_argument("--seq", type=positive_int("--seq"),
                         help=f"tokens per sequence (default {DEFAULT_SEQ} with --model)")
     parser.add_argument("--batch", type=positive_int("--batch"),
@@ -62,8 +61,10 @@ def _formula(tp: int, sp: bool, recompute: str) -> str:
 
 
 def _shape(args: argparse.Namespace) -> tuple[int, int, int, int, int]:
-    """(seq, batch, hidden, heads, layers) from --model or the five options."""
-    if args.model is None:
+    """(seq, batch, hidden, heads, layers) from --model (--config, --arch) or the five
+    options."""
+    arch = model_from_args(args)
+    if arch is None:
         missing = [f"--{n}" for n in ("seq", "batch", *_SHAPE) if getattr(args, n) is None]
         if missing:
             raise ValueError("give --model or all of --seq --batch --hidden --heads --layers; "
@@ -71,9 +72,9 @@ def _shape(args: argparse.Namespace) -> tuple[int, int, int, int, int]:
         return args.seq, args.batch, args.hidden, args.heads, args.layers
     given = [f"--{n}" for n in _SHAPE if getattr(args, n) is not None]
     if given:
-        raise ValueError(f"{' '.join(given)}: already set by --model={args.model}; "
-                         "give --model or --hidden --heads --layers, not both")
-    arch = get_model(args.model)
+        raise ValueError(f"{' '.join(given)}: already set by the model "
+                         f"({model_name(args)}); give a model or --hidden --heads --layers, "
+                         "not both")
     return (args.seq or DEFAULT_SEQ, args.batch or DEFAULT_BATCH, arch.hidden_size,
             arch.num_heads, arch.num_layers)
 
@@ -92,17 +93,25 @@ def run(args: argparse.Namespace) -> Result:
         sp=args.sp, recompute=args.recompute,
     )
     total = per_layer * layers
+    arch = model_from_args(args)
+    trained = (layer_activation_bytes(arch, seq_len=seq, micro_batch=batch, tp=args.tp,
+                                      sp=args.sp, recompute=args.recompute)
+               if arch is not None else None)
     result = {
-        "model": args.model, "seq": seq, "batch": batch, "hidden": hidden, "heads": heads,
+        "model": model_name(args), "seq": seq, "batch": batch, "hidden": hidden, "heads": heads,
         "layers": layers, "tp": args.tp, "sp": args.sp, "recompute": args.recompute,
         "bytes_per_layer": number(per_layer), "total_bytes": number(total),
         "formula": _formula(args.tp, args.sp, args.recompute),
+        "layer_trained_bytes_per_layer": None if trained is None else number(trained),
     }
     lines = [
-        f"{args.model or 'layers'}: s={seq} b={batch} h={hidden} a={heads}, {layers} layers; "
+        f"{model_name(args) or 'layers'}: s={seq} b={batch} h={hidden} a={heads}, {layers} layers; "
         f"tp={args.tp}{' with sp' if args.sp else ''}, recompute {args.recompute}",
         f"per layer: {float(per_layer) / GB:,.3f} GB",
         f"all {layers} layers: {float(total) / GB:,.3f} GB (one micro-batch, no pipeline)",
         f"formula: {result['formula']}",
     ]
+    if trained is not None:
+        lines.append(f"the layer actually trained, tensor by tensor (no dropout, its own MLP "
+                     f"and K/V width, FlashAttention): {float(trained) / GB:,.3f} GB per layer")
     return result, "\n".join(lines)

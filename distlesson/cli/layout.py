@@ -15,6 +15,7 @@ from distlesson.catalog.interconnects import INTERCONNECTS, get_interconnect
 from distlesson.memory.activations import RECOMPUTE
 from distlesson.memory.optimizers import OPTIMIZERS
 from distlesson.memory.precision import PRESETS
+from distlesson.memory.stages import stage_memory
 from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload, analyse_layout
 from distlesson.units import GB
@@ -54,7 +55,12 @@ def run(args: argparse.Namespace) -> Result:
     workload = Workload(seq_len=args.seq, micro_batch=args.micro_batch,
                         global_batch=global_batch, recompute=args.recompute,
                         precision=args.precision, optimizer=args.optimizer)
-    report = analyse_layout(model_from_args(args), layout, workload)
+    arch = model_from_args(args)
+    report = analyse_layout(arch, layout, workload)
+    stages = stage_memory(arch, layout, seq_len=args.seq, micro_batch=args.micro_batch,
+                          num_microbatches=report.num_microbatches, recompute=args.recompute,
+                          precision=args.precision, optimizer=args.optimizer)
+    busiest = max(stages, key=lambda s: s.total)
     gpu = get_gpu(args.gpu)
     links = {"tp": get_interconnect(args.intra)}
     links |= {d: get_interconnect(args.inter) for d in ("dp", "pp", "cp")}
@@ -70,6 +76,11 @@ def run(args: argparse.Namespace) -> Result:
         "activations_bytes": number(report.activations),
         "per_gpu_bytes": number(report.per_gpu_bytes),
         "fits": report.per_gpu_bytes <= gpu.memory_bytes,
+        "busiest_stage": {"stage": busiest.stage, "layers": busiest.layers,
+                          "states_bytes": busiest.states,
+                          "activations_bytes": busiest.activations,
+                          "logits_bytes": busiest.logits, "total_bytes": busiest.total,
+                          "fits": busiest.total <= gpu.memory_bytes},
         "communication": {d: number(getattr(comm, d)) for d in DIMENSIONS}
         | {"total": number(comm.total)},
         "communication_seconds": {d: float(seconds[d]) for d in DIMENSIONS},
@@ -84,6 +95,11 @@ def run(args: argparse.Namespace) -> Result:
         f"memory per GPU: states {float(report.states.total) / GB:,.1f} GB + activations "
         f"{float(report.activations) / GB:,.1f} GB = {float(report.per_gpu_bytes) / GB:,.1f} GB"
         f" of {gpu.memory_bytes / GB:,.0f} GB ({'fits' if result['fits'] else 'does not fit'})",
+        "  (Korthikanti et al.'s GPT layer, layers split evenly, as the parallelism chapter)",
+        f"busiest stage, counted for the layer trained: stage {busiest.stage} "
+        f"({busiest.layers} layers), {busiest.total / GB:,.1f} GB with logits and overheads"
+        f" ({'fits' if busiest.total <= gpu.memory_bytes else 'does not fit'}; the planner's "
+        "count)",
         "",
         f"{'dimension':<10}{'sent per step':>16}{'link':>18}{'time':>12}",
     ]

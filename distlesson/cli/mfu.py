@@ -1,7 +1,7 @@
 """``distlesson mfu``: model FLOPs utilisation of a measured step (Chowdhery et al. 2022).
 
 MFU = model FLOPs per step / (step time x GPUs x peak). With ``--model`` and ``--seq`` the
-model FLOPs are Narayanan et al.'s matmul count (attention scores included); with
+model FLOPs are Korthikanti et al.'s matmul count (attention scores included); with
 ``--params`` (or without ``--seq``), the plain 6N. ``--recompute`` adds the recomputed
 forward to the hardware FLOPs (HFU), never to the model FLOPs.
 """
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> Result:
         "hfu": hfu(hardware_flops, step_time=args.step_time, gpus=args.gpus, peak_flops=peak),
     }
     counted = ("6N per token" if count == "6n"
-               else f"Narayanan et al. 2021, attention at seq {args.seq}")
+               else f"Korthikanti et al. 2022, attention at seq {args.seq}")
     lines = [
         f"{model_name(args) or 'model'}: {params:,} parameters, {args.tokens_per_step:,.0f} tokens "
         f"per step on {args.gpus:,} x {gpu.display_name} ({peak / 1e12:,.0f} TFLOP/s bf16)",

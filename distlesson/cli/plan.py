@@ -1,5 +1,8 @@
 """``distlesson plan``: the layouts of a model on a cluster, ranked by estimated step time.
 
+Steps are steady state (no failures, no data stall: those cost every layout alike), as on
+the planning chapter, whose tables this command prints.
+
 Every layout dp x tp x pp x cp with each ZeRO stage, recomputation and pipeline schedule
 (:mod:`distlesson.efficiency.planner`), or one fixed layout with ``--dp --tp --pp --cp [--zero]``;
 step times from :mod:`distlesson.efficiency.step_time`'s seven terms.
@@ -11,9 +14,11 @@ import argparse
 import time
 
 from distlesson.catalog.hardware import GPUS
-from distlesson.efficiency.planner import HEADROOM, PlannedConfig, evaluate, plan
-from distlesson.efficiency.step_time import TERMS, Cluster
+from distlesson.catalog.interconnects import INTERCONNECTS
+from distlesson.efficiency.planner import SEARCHED_RECOMPUTE, PlannedConfig, evaluate, plan
+from distlesson.efficiency.step_time import TERMS, Cluster, StepInputs
 from distlesson.memory.activations import RECOMPUTE
+from distlesson.memory.precision import PRESETS
 from distlesson.memory.states import Layout
 from distlesson.units import GB
 
@@ -23,6 +28,7 @@ from .mfu import positive_quantity
 __all__ = ["add", "run"]
 
 DIMENSIONS = ("dp", "tp", "pp", "cp")
+STEADY = StepInputs(failures=None)
 
 
 def add(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +37,12 @@ def add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", choices=list(GPUS), default="h100-sxm")
     parser.add_argument("--gpus-per-node", type=positive_int("--gpus-per-node"), default=None,
                         help="GPUs sharing the intra-node link (default: the catalog's)")
+    parser.add_argument("--inter-link", default="ib-ndr",
+                        choices=[k for k, v in INTERCONNECTS.items() if v.scope == "cluster"],
+                        help="the link between nodes (default ib-ndr)")
+    parser.add_argument("--precision", choices=list(PRESETS), default="mixed",
+                        help="precision of the model states (mixed-fp32-grads: Megatron-LM's "
+                        "and Llama 3's fp32 gradients)")
     parser.add_argument("--seq", type=positive_int("--seq"), required=True,
                         help="tokens per sequence")
     parser.add_argument("--tokens-per-step", type=positive_quantity("--tokens-per-step"),
@@ -51,14 +63,16 @@ def _config_json(c: PlannedConfig) -> dict[str, object]:
             "recompute": c.recompute, "schedule": c.schedule, "chunks": c.chunks,
             "num_microbatches": c.num_microbatches, "tokens_per_step": c.tokens_per_step,
             "per_gpu_bytes": c.per_gpu_bytes, "fits": c.fits, "step_time": c.step_time,
-            "mfu": c.mfu, "breakdown": {t: getattr(c.breakdown, t) for t in TERMS}}
+            "mfu": c.mfu, "hfu": c.hfu,
+            "breakdown": {t: getattr(c.breakdown, t) for t in TERMS}}
 
 
 def _row(rank: int, c: PlannedConfig) -> str:
     schedule = c.schedule if c.schedule == "1f1b" else f"interl. v={c.chunks}"
     return (f"{rank:>3} {c.dp:>6} {c.tp:>3} {c.pp:>3} {c.cp:>4} {c.zero:>4} {c.recompute:>9}"
             f" {schedule:>14} {c.num_microbatches:>5} {c.per_gpu_bytes / GB:>7.1f}"
-            f" {'yes' if c.fits else 'no':>4} {c.step_time:>8.3f} {100 * c.mfu:>6.1f}%")
+            f" {'yes' if c.fits else 'no':>4} {c.step_time:>8.3f} {100 * c.mfu:>6.1f}%"
+            f" {100 * c.hfu:>6.1f}%")
 
 
 def _why(best: PlannedConfig, other: PlannedConfig | None) -> list[str]:
@@ -76,28 +90,36 @@ def _why(best: PlannedConfig, other: PlannedConfig | None) -> list[str]:
     return lines
 
 
+def fixed_layout(args: argparse.Namespace) -> bool:
+    return any(getattr(args, d) is not None for d in DIMENSIONS)
+
+
 def run(args: argparse.Namespace) -> Result:
     arch = model_from_args(args)
-    cluster = Cluster(gpu=args.gpu, num_gpus=args.gpus, gpus_per_node=args.gpus_per_node)
-    recomputes = RECOMPUTE if args.recompute is None else (args.recompute,)
+    cluster = Cluster(gpu=args.gpu, num_gpus=args.gpus, gpus_per_node=args.gpus_per_node,
+                      inter_link=args.inter_link)
+    recomputes = ((RECOMPUTE if fixed_layout(args) else SEARCHED_RECOMPUTE)
+                  if args.recompute is None else (args.recompute,))
     zeros = (0, 1, 2, 3) if args.zero is None else (args.zero,)
-    fixed = any(getattr(args, d) is not None for d in DIMENSIONS)
+    fixed = fixed_layout(args)
     start = time.perf_counter()
     if fixed:
         tp, pp, cp = (getattr(args, d) or 1 for d in ("tp", "pp", "cp"))
         dp = args.dp or max(1, args.gpus // (tp * pp * cp))
         result = evaluate(arch, cluster, Layout(dp=dp, tp=tp, pp=pp, cp=cp), seq_len=args.seq,
                           tokens_per_step=args.tokens_per_step, recomputes=recomputes,
-                          zero_stages=zeros)
+                          zero_stages=zeros, inputs=STEADY, precision=args.precision)
     else:
         result = plan(arch, cluster, seq_len=args.seq, tokens_per_step=args.tokens_per_step,
-                      recomputes=recomputes, zero_stages=zeros)
+                      recomputes=recomputes, zero_stages=zeros, inputs=STEADY,
+                      precision=args.precision)
     seconds = time.perf_counter() - start
     shown = result.configs[: args.top]
     out = {
         "model": model_name(args), "gpus": args.gpus, "gpu": args.gpu,
         "gpus_per_node": cluster.gpus_per_node, "seq": args.seq,
-        "tokens_per_step": number(args.tokens_per_step), "headroom": HEADROOM,
+        "tokens_per_step": number(args.tokens_per_step), "inter_link": args.inter_link,
+        "precision": args.precision,
         "memory_limit_bytes": result.memory_limit, "evaluated": len(result.configs),
         "rejected": result.rejected, "search_seconds": seconds,
         "configs": [_config_json(c) for c in shown],
@@ -106,15 +128,15 @@ def run(args: argparse.Namespace) -> Result:
         f"{arch.display_name} on {args.gpus:,} x {cluster.spec.display_name} "
         f"({cluster.gpus_per_node} per node), seq {args.seq:,}, "
         f"{args.tokens_per_step:,.0f} tokens per step",
-        f"{len(result.configs):,} configs {'evaluated' if fixed else 'fit'}; "
-        f"{result.memory_limit / GB:,.0f} GB usable per GPU ({100 * HEADROOM:.0f}% kept "
-        f"free); searched in {seconds:.2f} s",
+        f"{len(result.configs):,} configs {'evaluated' if fixed else 'fit'} in "
+        f"{result.memory_limit / GB:,.0f} GB per GPU (after CUDA context, NCCL buffers and "
+        f"fragmentation); searched in {seconds:.2f} s",
     ]
     if not shown:
-        lines.append("no config fits: more GPUs, a longer ZeRO stage or recomputation needed")
+        lines.append(_nothing_fits(result))
     else:
         lines += ["", "  #     dp  tp  pp   cp zero recompute       schedule     m  GB/GPU"
-                  "  fit   step s    MFU"]
+                  "  fit   step s    MFU    HFU"]
         lines += [_row(i, c) for i, c in enumerate(shown, 1)]
         lines += ["", "ranked by step time per token, i.e. by MFU (batches are whole sequences "
                   "per replica, so they differ a little)",
@@ -123,3 +145,15 @@ def run(args: argparse.Namespace) -> Result:
         lines.append("rejected: " + ", ".join(f"{reason} {count:,}"
                                               for reason, count in result.rejected.items()))
     return out, "\n".join(lines)
+
+
+def _nothing_fits(result) -> str:
+    """Why the search found nothing: too few GPUs for the memory, or a batch that the GPUs
+    cannot split into whole micro-batches (too many GPUs)."""
+    if result.rejected.get("memory"):
+        return ("no config fits in memory: more GPUs, a higher ZeRO stage or recomputation "
+                "needed")
+    if result.rejected.get("batch"):
+        return ("no config can make the batch: with this many GPUs the tokens per step do "
+                "not fill whole micro-batches; raise --tokens-per-step or use fewer GPUs")
+    return "no config can be built: " + "; ".join(result.examples.values())

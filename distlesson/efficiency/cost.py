@@ -97,13 +97,16 @@ class ReportedRun:
     """The price the authors assume, or None when they state no price."""
     source: str
     """Where each figure comes from."""
+    pretraining_gpu_hours: float | None = None
+    """Of ``gpu_hours``, those of pre-training alone, where the authors split them: the
+    hours that the pre-training tokens' FLOPs took, so the implied MFU divides by these."""
 
 
 REPORTED: dict[str, ReportedRun] = {run.key: run for run in (
     ReportedRun(
         key="deepseek-v3", display_name="DeepSeek-V3", model="deepseek-v3", gpu="h800-sxm",
         gpus=2048, tokens=14.8e12, gpu_hours=2.788e6, flops=None, mfu_range=None,
-        usd_per_gpu_hour=2.0,
+        usd_per_gpu_hour=2.0, pretraining_gpu_hours=2.664e6,
         source="DeepSeek-V3 Technical Report (DeepSeek-AI 2024): 14.8T pre-training tokens, "
         "2,048 H800 GPUs; Table 1: 2,664K (pre-training) + 119K (context extension) + 5K "
         "(post-training) = 2,788K H800 GPU-hours, at an assumed rental price of $2 per "
@@ -134,7 +137,7 @@ def training_flops(model_or_params: Architecture | MoEArchitecture | float, toke
     Equations: 6 N T (Kaplan et al. 2020, section 2.1: 2 N forward, 4 N backward per token;
     N here is every parameter, embeddings included, as the Persian lesson counts); for a
     mixture of experts N is the active parameters per token; with an Architecture and
-    ``seq_len``, Narayanan et al. 2021's count (:func:`distlesson.efficiency.flops.
+    ``seq_len``, Korthikanti et al. 2022's count (:func:`distlesson.efficiency.flops.
     training_flops_per_token`: every matmul weight, the output head and attention) x T.
     Assumptions: no recomputation (model FLOPs, not hardware FLOPs). Units: FLOPs.
     """
@@ -244,8 +247,9 @@ def run_cost(key: str, *, price_per_hour: float | None = None) -> RunCost:
         lowest, highest = run.mfu_range
         estimated = (gpu_hours(flops, gpu=run.gpu, mfu=highest),
                      gpu_hours(flops, gpu=run.gpu, mfu=lowest))
-    return RunCost(run, flops, price_per_hour,
-                   implied_mfu(flops, run.gpu_hours, gpu=run.gpu), estimated)
+    hours = run.pretraining_gpu_hours or run.gpu_hours  # the hours the FLOPs were spent in
+    return RunCost(run, flops, price_per_hour, implied_mfu(flops, hours, gpu=run.gpu),
+                   estimated)
 
 
 def deepseek_v3_cost_usd() -> float:

@@ -12,15 +12,18 @@ MFU unchanged for the same step time (so, since it lengthens the step, it lowers
 
 Two counts of the model FLOPs per token are offered:
 
-* ``narayanan`` (default): :func:`distlesson.efficiency.flops.training_flops_per_token`, the matmul
-  count of Narayanan et al. 2021: 6 x matmul weights + 12 L s h (attention scores);
+* ``narayanan`` (default; the name is historical): the matmul count of
+  :func:`distlesson.efficiency.flops.training_flops_per_token`, Korthikanti et al. 2022's
+  model FLOPs: 6 x matmul weights + 12 L s h (attention scores). Narayanan et al. 2021's
+  section 5.1 formula is this count plus full recomputation's forward (hardware FLOPs);
 * ``6n``: the plain 6 N of Kaplan et al. 2020 (2 N forward, 4 N backward), which ignores the
   attention scores and counts the embedding lookup as if it were a matmul.
 
 Recomputation, derived here: the forward of a matmul is one third of its training FLOPs
 (2 of 6 per weight, 4 s h of 12 s h for the scores). Full recomputation reruns the forward
 of every transformer layer, not the output head (Narayanan et al. 2021, section 5.1, count
-the head at 6 FLOPs per weight with recomputation as without): with the 6N count that is
+the head at 6 FLOPs per weight with recomputation as without: their 96 B s l h^2 (1 + s/6h
++ V/16lh) is Korthikanti et al.'s 72-form plus this forward): with the 6N count that is
 2 N per token, so hardware = 8 N. Selective recomputation (Korthikanti et al. 2022,
 section 5) reruns only QK^T and the attention over V: 4 s h per layer and token (nothing
 under the 6N count, which has no attention term).

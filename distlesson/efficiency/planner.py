@@ -1,60 +1,62 @@
-"""The planner: every layout dp x tp x pp x cp of a cluster, filtered and ranked by step time.
+"""The planner: every buildable layout dp x tp x pp x cp of a cluster, ranked by step time.
 
 For a model, a cluster and a step's tokens, :func:`plan` enumerates tp, pp, cp over the
 divisors of the GPU count (dp the rest), each ZeRO stage, each recomputation and each
-pipeline schedule (1F1B, and interleaved 1F1B with v chunks dividing a stage's layers),
-rejects what breaks a rule or does not fit, and ranks the rest by the step time of
-:mod:`distlesson.efficiency.step_time`. :func:`evaluate` does the same for one fixed layout.
+pipeline schedule (1F1B, and interleaved 1F1B with v chunks), keeps what can be built and
+fits, and ranks it by the step time of :func:`distlesson.efficiency.step_time.estimate_step`,
+the model every page uses. :func:`evaluate` does the same for one fixed layout.
 
-Rules, each a rejection reason: tp must divide gpus_per_node (``tp_node``) and the heads,
-key/value heads and MLP width (``tp_shape``, :func:`~distlesson.memory.states.check_layout`); pp
-may not exceed the layers (``pp_layers``; a stage may get ceil(L / pp) layers); cp must
-divide seq_len (``cp_seq``); the micro-batches per replica, round(sequences / (dp x
-micro_batch)), must be at least one and give a batch within ``batch_tolerance`` of the
-tokens asked for (``batch``); states + activations must fit in the GPU's memory less
-``headroom`` (``memory``). Counts are of configs (layout x ZeRO stage x recomputation).
+Rules, each a rejection reason (counted per config: layout x ZeRO stage x recomputation):
 
-Speed: everything that does not depend on dp or ZeRO is computed once per (tp, pp, cp),
-and the traffic once per (tp, cp): :func:`~distlesson.parallel.layout.step_communication`
-at pp = dp = 1 and one micro-batch gives the bytes per layer and micro-batch, which the
-planner scales by the stage's layers and micro-batches (the tests check this against
-:func:`~distlesson.parallel.layout.analyse_layout`). Interleaving holds more activations
-(:func:`~distlesson.pipeline.bubble.peak_activations` of stage 0 over 1F1B's) and sends v times the
-pipeline bytes (Narayanan et al. 2021, section 2.2.2).
+* ``tp_node``: tp divides gpus_per_node (tensor parallelism stays on NVLink);
+* ``tp_shape``: tp divides the heads, the key/value heads and the MLP width;
+* ``pp_layers``: pp <= layers, every stage at least one layer;
+* ``cp_seq``: 2 cp divides seq_len (the causal load-balanced split gives each rank two
+  chunks, Llama 3 section 3.3.2);
+* ``batch``: whole micro-batches, round(sequences / (dp x micro_batch)) >= 1, within
+  ``batch_tolerance`` of the tokens asked for;
+* ``memory``: the busiest GPU (:mod:`distlesson.memory.stages`, with its named overheads)
+  within the GPU's memory.
+
+Interleaving needs m a multiple of pp (Megatron-LM) and v dividing the smallest stage's
+layers, so that its chunks are whole and equal layers (pp x v <= layers follows; a larger
+stage's chunks differ by one layer at most, as in Llama 3's uneven stages). Selective
+recomputation is not searched by default: with FlashAttention it keeps the same bytes as
+none and only adds time.
 """
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 from distlesson.catalog.models import Architecture
-from distlesson.efficiency.mfu import model_flops_per_token, recompute_flops_per_token
 from distlesson.efficiency.step_time import (
     Cluster,
-    DimensionTimes,
     StepBreakdown,
+    StepEstimate,
     StepInputs,
-    StepModel,
-    exposed_comm,
-    idle_over_busy,
-    link_bandwidths,
+    estimate_step,
 )
-from distlesson.memory.activations import RECOMPUTE, Recompute, activation_bytes_per_gpu
-from distlesson.memory.states import Layout, check_layout, model_states, per_gpu_states
-from distlesson.parallel.layout import Workload, step_communication
-from distlesson.pipeline.bubble import peak_activations
+from distlesson.memory.activations import RECOMPUTE, Recompute
+from distlesson.memory.stages import stage_layers
+from distlesson.memory.states import Layout, check_layout
+from distlesson.parallel.layout import Workload
 
-__all__ = ["HEADROOM", "PlanResult", "PlannedConfig", "evaluate", "plan"]
+__all__ = [
+    "BATCH_TOLERANCE",
+    "SEARCHED_RECOMPUTE",
+    "PlanResult",
+    "PlannedConfig",
+    "evaluate",
+    "plan",
+]
 
-HEADROOM = 0.1
-"""Share of a GPU's memory kept free for what the model does not count (CUDA context,
-NCCL buffers, allocator fragmentation, the logits and other temporaries): a modelling choice."""
 BATCH_TOLERANCE = 0.05
 """How far the whole-sequence batch of a layout may stray from the tokens asked for."""
 REASONS = ("tp_node", "tp_shape", "pp_layers", "cp_seq", "batch", "memory")
+SEARCHED_RECOMPUTE: tuple[Recompute, ...] = ("none", "full")
+"""Recomputation searched by default (see the module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -72,19 +74,33 @@ class PlannedConfig:
     num_microbatches: int
     tokens_per_step: int
     """Tokens of this layout's whole-sequence batch: dp x micro-batches x micro_batch x seq."""
-    per_gpu_bytes: float
-    """Model states + activations of the busiest GPU."""
-    fits: bool
-    """per_gpu_bytes <= memory x (1 - headroom)."""
-    breakdown: StepBreakdown
+    estimate: StepEstimate
+    memory_limit: float
+
+    @property
+    def breakdown(self) -> StepBreakdown:
+        return self.estimate.breakdown
+
+    @property
+    def per_gpu_bytes(self) -> float:
+        """Peak memory of the busiest GPU."""
+        return self.estimate.per_gpu_bytes
+
+    @property
+    def fits(self) -> bool:
+        return self.per_gpu_bytes <= self.memory_limit
 
     @property
     def step_time(self) -> float:
-        return self.breakdown.total
+        return self.estimate.step_time
 
     @property
     def mfu(self) -> float:
-        return self.breakdown.mfu
+        return self.estimate.mfu
+
+    @property
+    def hfu(self) -> float:
+        return self.estimate.hfu
 
     @property
     def layout(self) -> Layout:
@@ -101,57 +117,40 @@ class PlanResult:
     examples: dict[str, str] = field(default_factory=dict)
     """One rejected layout per reason, with the rule it breaks."""
     memory_limit: float = 0.0
-    """Bytes a GPU may use: its memory x (1 - headroom)."""
+    """Bytes a GPU may hold: its memory."""
 
 
 def _divisors(n: int) -> list[int]:
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
+def interleavings(num_layers: int, pp: int) -> list[int]:
+    """The chunk counts v >= 2 an interleaved schedule can use: divisors of the smallest
+    stage's layers (see the module docstring)."""
+    return [v for v in _divisors(min(stage_layers(num_layers, pp))) if v > 1]
+
+
+@dataclass(frozen=True)
 class _Search:
-    """One search's inputs and its caches (per (tp, cp), per (tp, pp, cp), per (dp, zero))."""
+    arch: Architecture
+    cluster: Cluster
+    seq: int
+    tokens: float
+    micro_batch: int
+    inputs: StepInputs
+    tolerance: float
+    precision: str
+    optimizer: str
+    interleave: bool
 
-    def __init__(self, arch: Architecture, cluster: Cluster, *, seq_len: int,
-                 tokens_per_step: float, micro_batch: int, inputs: StepInputs,
-                 headroom: float, batch_tolerance: float, precision: str, optimizer: str,
-                 interleave: bool):
-        if not 0 <= headroom < 1:
-            raise ValueError(f"headroom={headroom!r} must be in [0, 1)")
-        if not tokens_per_step >= seq_len * micro_batch:
-            raise ValueError(f"tokens_per_step={tokens_per_step!r} must be at least one "
-                             f"micro-batch of {micro_batch} x seq_len={seq_len} tokens")
-        self.arch, self.cluster, self.inputs = arch, cluster, inputs
-        self.seq, self.mb, self.tokens = seq_len, micro_batch, tokens_per_step
-        self.tolerance, self.precision, self.optimizer = batch_tolerance, precision, optimizer
-        self.interleave = interleave
-        self.limit = cluster.spec.memory_bytes * (1 - headroom)
-        self.states = model_states(arch, optimizer=optimizer, precision=precision)
-        self.overhead = inputs.failures.overhead(cluster.num_gpus)
-        self.flops = {r: (model_flops_per_token(arch, seq_len=seq_len),
-                          recompute_flops_per_token(arch, seq_len=seq_len, recompute=r))
-                      for r in RECOMPUTE}
-        self.traffic = functools.cache(self._traffic)
-        self.dp_bytes = functools.cache(self._dp_bytes)
+    def __post_init__(self) -> None:
+        if not self.tokens >= self.seq * self.micro_batch:
+            raise ValueError(f"tokens_per_step={self.tokens!r} must be at least one "
+                             f"micro-batch of {self.micro_batch} x seq_len={self.seq} tokens")
 
-    def _workload(self, global_batch: int, recompute: Recompute) -> Workload:
-        return Workload(seq_len=self.seq, micro_batch=self.mb, global_batch=global_batch,
-                        recompute=recompute, precision=self.precision, optimizer=self.optimizer)
-
-    def _traffic(self, tp: int, cp: int, recompute: Recompute) -> tuple[Fraction, ...]:
-        """Bytes per micro-batch: tp and cp per layer, pp per stage boundary."""
-        one = self._workload(self.mb, recompute)
-        flat = step_communication(self.arch, Layout(tp=tp, cp=cp), one)
-        layers = self.arch.num_layers
-        pp = (step_communication(self.arch, Layout(tp=tp, cp=cp, pp=2), one).pp
-              if layers > 1 else Fraction(0))
-        return flat.tp / layers, flat.cp / layers, pp
-
-    def _dp_bytes(self, dp: int, zero: int, m: int) -> Fraction:
-        """The dp bytes of the whole model's states (divided by tp x pp where used), for m
-        micro-batches per replica (ZeRO 2 and 3 communicate at every micro-batch)."""
-        layout = Layout(dp=dp, zero=zero)
-        workload = self._workload(dp * self.mb * m, "none")
-        return step_communication(self.arch, layout, workload).dp
+    @property
+    def limit(self) -> float:
+        return self.cluster.spec.memory_bytes
 
     def rule(self, tp: int, pp: int, cp: int) -> tuple[str, str] | None:
         """The first rule (tp, pp, cp) breaks, as (reason, message), or None."""
@@ -161,69 +160,43 @@ class _Search:
             check_layout(self.arch, Layout(tp=tp, pp=pp))
         except ValueError as error:
             return ("tp_shape" if str(error).startswith("tp") else "pp_layers"), str(error)
-        if self.seq % cp:
-            return "cp_seq", f"cp={cp} must divide seq_len={self.seq}"
+        if cp > 1 and self.seq % (2 * cp):
+            return "cp_seq", f"2 x cp={cp} must divide seq_len={self.seq} (two chunks a rank)"
         return None
 
     def microbatches(self, dp: int) -> tuple[int, str | None]:
         """Micro-batches per replica nearest to the tokens asked for, or 0 and why not."""
-        m = round(self.tokens / (self.seq * self.mb * dp))
-        actual = m * dp * self.mb * self.seq
+        m = round(self.tokens / (self.seq * self.micro_batch * dp))
+        actual = m * dp * self.micro_batch * self.seq
         if m < 1 or abs(actual - self.tokens) > self.tolerance * self.tokens:
-            return 0, (f"dp={dp} x micro_batch={self.mb} sequences of {self.seq} cannot make "
-                       f"{self.tokens:.4g} tokens within {self.tolerance:.0%}")
+            return 0, (f"dp={dp} x micro_batch={self.micro_batch} sequences of {self.seq} "
+                       f"cannot make {self.tokens:.4g} tokens within {self.tolerance:.0%}")
         return m, None
 
     def schedules(self, pp: int, m: int) -> list[tuple[str, int]]:
-        """1F1B, and interleaved 1F1B with v chunks dividing a stage's layers when allowed
-        (m a multiple of pp, as Megatron-LM requires)."""
+        """1F1B, and interleaved 1F1B with v chunks when it can be built."""
         options = [("1f1b", 1)]
         if self.interleave and pp > 1 and m % pp == 0:
-            per_stage = -(-self.arch.num_layers // pp)
-            options += [("interleaved", v) for v in _divisors(per_stage) if v > 1]
+            options += [("interleaved", v) for v in interleavings(self.arch.num_layers, pp)]
         return options
 
     def configs(self, layout: Layout, recompute: Recompute, m: int,
                 only_fitting: bool) -> list[PlannedConfig]:
-        """The layout's configs under each schedule (only those that fit, if asked)."""
-        tp, pp, cp = layout.tp, layout.pp, layout.cp
-        states = float(per_gpu_states(self.states, layout).total)
-        acts = float(activation_bytes_per_gpu(
-            self.arch, seq_len=self.seq, micro_batch=self.mb, tp=tp, sp=tp > 1, cp=cp, pp=pp,
-            num_microbatches=m, recompute=recompute))
+        workload = Workload(seq_len=self.seq, micro_batch=self.micro_batch,
+                            global_batch=layout.dp * self.micro_batch * m, recompute=recompute,
+                            precision=self.precision, optimizer=self.optimizer)
         found = []
-        for schedule, v in self.schedules(pp, m):
-            scale = (peak_activations(schedule, pp, m, v)[0] / min(pp, m)
-                     if schedule == "interleaved" else 1)
-            per_gpu = states + acts * float(scale)
-            fits = per_gpu <= self.limit
-            if only_fitting and not fits:
-                continue
-            found.append(self.config(layout, recompute, m, schedule, v, per_gpu, fits))
+        for schedule, v in self.schedules(layout.pp, m):
+            inputs = replace(self.inputs, schedule=schedule, chunks=v)
+            estimate = estimate_step(self.arch, layout, workload, self.cluster, inputs)
+            config = PlannedConfig(
+                dp=layout.dp, tp=layout.tp, pp=layout.pp, cp=layout.cp, zero=layout.zero,
+                recompute=recompute, schedule=schedule, chunks=v, num_microbatches=m,
+                tokens_per_step=workload.global_batch * self.seq, estimate=estimate,
+                memory_limit=self.limit)
+            if config.fits or not only_fitting:
+                found.append(config)
         return found
-
-    def config(self, layout: Layout, recompute: Recompute, m: int, schedule: str, v: int,
-               per_gpu: float, fits: bool) -> PlannedConfig:
-        tp, pp, cp, dp = layout.tp, layout.pp, layout.cp, layout.dp
-        gpus = self.cluster.num_gpus
-        tokens = dp * m * self.mb * self.seq
-        tp_layer, cp_layer, pp_mb = self.traffic(tp, cp, recompute)
-        layers = -(-self.arch.num_layers // pp) * m
-        sent = DimensionTimes(dp=float(self.dp_bytes(dp, layout.zero, m)) / (tp * pp),
-                              tp=float(tp_layer) * layers, cp=float(cp_layer) * layers,
-                              pp=float(pp_mb) * m * v if pp > 1 else 0.0)
-        comm = exposed_comm(sent, link_bandwidths(self.cluster, layout), self.inputs.overlap)
-        model_tok, recompute_tok = self.flops[recompute]
-        model = StepModel(
-            model_flops=model_tok * tokens / gpus, recompute_flops=recompute_tok * tokens / gpus,
-            peak_flops=self.cluster.spec.bf16_dense_flops,
-            kernel_efficiency=self.inputs.kernel_efficiency,
-            idle_over_busy=float(idle_over_busy(schedule, pp, m, v)), comm=comm,
-            data_stall=self.inputs.data_stall, failure_overhead=self.overhead)
-        return PlannedConfig(dp=dp, tp=tp, pp=pp, cp=cp, zero=layout.zero, recompute=recompute,
-                             schedule=schedule, chunks=v, num_microbatches=m,
-                             tokens_per_step=tokens, per_gpu_bytes=per_gpu, fits=fits,
-                             breakdown=model.breakdown())
 
 
 def _rank(configs: list[PlannedConfig]) -> tuple[PlannedConfig, ...]:
@@ -234,21 +207,29 @@ def _rank(configs: list[PlannedConfig]) -> tuple[PlannedConfig, ...]:
 
 def _search(arch: Architecture, cluster: Cluster, seq_len: int, tokens_per_step: float,
             **options: object) -> _Search:
-    defaults = dict(micro_batch=1, inputs=StepInputs(), headroom=HEADROOM,
-                    batch_tolerance=BATCH_TOLERANCE, precision="mixed", optimizer="adamw",
-                    interleave=True)
-    return _Search(arch, cluster, seq_len=seq_len, tokens_per_step=tokens_per_step,
-                   **(defaults | options))  # type: ignore[arg-type]
+    defaults = dict(micro_batch=1, inputs=StepInputs(), batch_tolerance=BATCH_TOLERANCE,
+                    precision="mixed", optimizer="adamw", interleave=True)
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise ValueError(f"unknown options {sorted(unknown)}; allowed: {', '.join(defaults)}")
+    chosen = defaults | options
+    return _Search(arch, cluster, seq_len, tokens_per_step, chosen["micro_batch"],
+                   chosen["inputs"], chosen["batch_tolerance"], chosen["precision"],
+                   chosen["optimizer"], chosen["interleave"])  # type: ignore[arg-type]
 
 
 def plan(arch: Architecture, cluster: Cluster, *, seq_len: int, tokens_per_step: float,
          zero_stages: tuple[int, ...] = (0, 1, 2, 3),
-         recomputes: tuple[Recompute, ...] = RECOMPUTE, **options: object) -> PlanResult:
-    """Every fitting config of ``arch`` on ``cluster``, fastest (per token) first.
+         recomputes: tuple[Recompute, ...] = SEARCHED_RECOMPUTE,
+         **options: object) -> PlanResult:
+    """Every buildable, fitting config of ``arch`` on ``cluster``, fastest (per token) first.
 
     ``options``: micro_batch (1), inputs (:class:`StepInputs`; its schedule is searched, not
-    read), headroom (:data:`HEADROOM`), batch_tolerance (:data:`BATCH_TOLERANCE`),
-    precision ("mixed"), optimizer ("adamw"), interleave (True: also interleaved 1F1B)."""
+    read), batch_tolerance (:data:`BATCH_TOLERANCE`), precision ("mixed"), optimizer
+    ("adamw"), interleave (True: also interleaved 1F1B)."""
+    for r in recomputes:
+        if r not in RECOMPUTE:
+            raise ValueError(f"recompute={r!r} is not known; allowed: {', '.join(RECOMPUTE)}")
     search = _search(arch, cluster, seq_len, tokens_per_step, **options)
     n, per_layout = cluster.num_gpus, len(zero_stages) * len(recomputes)
     rejected: Counter[str] = Counter()

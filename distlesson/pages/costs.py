@@ -130,6 +130,7 @@ def figures() -> list[Figure]:
         Figure("cost.a100_price", PRICES["a100-80gb"].usd_per_hour, digits=2),
         Figure("cost.h100_price", PRICES["h100-sxm"].usd_per_hour, digits=2),
         Figure("cost.deepseek_hours", deepseek.run.gpu_hours),
+        Figure("cost.deepseek_pretraining_hours", deepseek.run.pretraining_gpu_hours),
         Figure("cost.deepseek_usd", deepseek.reported_cost_usd, "M$", digits=1),
         Figure("cost.deepseek_mfu", deepseek.implied_mfu, "%"),
         Figure("cost.deepseek_gpus", deepseek.run.gpus),

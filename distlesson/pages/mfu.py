@@ -10,19 +10,15 @@ results) so that the page can compare.
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
+from distlesson.catalog.achieved import gemm_efficiency
 from distlesson.catalog.models import get_model
+from distlesson.catalog.published_runs import get_published_run
+from distlesson.efficiency.accuracy import predict, run_setup
 from distlesson.efficiency.cost import get_reported_run
-from distlesson.efficiency.step_time import (
-    TERMS,
-    Cluster,
-    StepEstimate,
-    StepInputs,
-    estimate_step,
-    fix_largest,
-)
-from distlesson.memory.states import Layout
-from distlesson.parallel.layout import Workload
+from distlesson.efficiency.failures import FailureModel
+from distlesson.efficiency.step_time import TERMS, StepEstimate, estimate_step, fix_largest
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.numbers import format_scientific as scientific
@@ -32,28 +28,22 @@ from distlesson.render.tables import Table, markdown_table
 __all__ = ["CATALAN_WIDGET", "compare_table", "exercise_table", "figures", "llama405_step",
            "step_bar", "terms_table", "two_ways_table"]
 
-# --- the scenario: each input with its source, or marked as a modelling choice ------------
-MODEL = "llama3-405b"
-LAYOUT = Layout(tp=8, pp=16, dp=128, zero=1)
-"""Llama 3 (Grattafiori et al. 2024), section 3.3.2, Table 4: TP 8 inside a node, PP 16,
-DP 128 on 16,384 H100s; ZeRO-1 as in the parallelism chapter."""
-WORKLOAD = Workload(seq_len=8192, micro_batch=1, global_batch=2048, recompute="full")
-"""16M-token batches, 2048 sequences of 8192 (Llama 3, section 3.4.1); micro-batches of
-one sequence, hence m = 2048 / 128 = 16 per pipeline; full recomputation (the chapter's
-choice: it keeps the activations small)."""
-CLUSTER = Cluster(gpu="h100-sxm", num_gpus=16_384, gpus_per_node=8, intra_link="nvlink4",
-                  inter_link="ib-ndr")
+# --- the scenario: Llama 3's 16,384-GPU run (Table 4), as the accuracy chapter predicts it,
+# plus what a month-long run adds: a data stall and failures ------------------------------
+RUN = get_published_run("llama3-405b-16k")
+"""Llama 3 (Grattafiori et al. 2024), Table 4 and section 3.3.2: TP 8 inside a node, PP 16,
+DP 128 on 16,384 H100s over RoCE, 16M-token batches of 8192-token sequences, no
+recomputation, fp32 gradient reduction, an interleaved schedule (v: the fastest buildable,
+as the accuracy chapter takes it)."""
+MODEL = RUN.model.key
+PREDICTION = predict(RUN)
+_SETUP = run_setup(RUN, schedule=PREDICTION.schedule, chunks=PREDICTION.chunks)
+LAYOUT, WORKLOAD, CLUSTER = _SETUP.layout, _SETUP.workload, _SETUP.cluster
 DATA_STALL = 0.2
 """Seconds per step waiting for data: a modelling choice (Llama 3 reports no figure)."""
-KERNEL_EFFICIENCY = StepInputs().kernel_efficiency
-"""Fraction of the dense bf16 peak the step's kernels reach while computing: the step
-model's default, a modelling choice (see :class:`~distlesson.efficiency.step_time.StepInputs`)."""
-SCHEDULE, CHUNKS = "interleaved", 4
-"""Llama 3's pipeline runs an interleaved schedule (section 3.3.2); four chunks of two layers
-per stage is our choice."""
-INPUTS = StepInputs(data_stall=DATA_STALL, kernel_efficiency=KERNEL_EFFICIENCY,
-                    schedule=SCHEDULE, chunks=CHUNKS)
-"""Overlaps and failures: :class:`~distlesson.efficiency.step_time.StepInputs`' defaults."""
+CHUNKS = PREDICTION.chunks
+INPUTS = replace(_SETUP.inputs, data_stall=DATA_STALL, failures=FailureModel())
+"""The run's software (overlap, attention, schedule) with a data stall and failures."""
 
 RULES_OF_THUMB = {"good_low": 0.35, "good_high": 0.55, "trouble": 0.25}
 """The Catalan chapter's section 4: 35-55 % is good for large dense training, below 25 %
@@ -146,7 +136,8 @@ def _t(key: str, locale: str) -> str:
 
 @functools.cache
 def llama405_step() -> StepEstimate:
-    """The chapter's step: Llama 3.1 405B on 16,384 H100s, tp 8 x pp 16 x dp 128."""
+    """The chapter's step: Llama 3.1 405B on 16,384 H100s, tp 8 x pp 16 x dp 128; without
+    its data stall and failures it is the accuracy chapter's prediction of the run."""
     return estimate_step(get_model(MODEL), LAYOUT, WORKLOAD, CLUSTER, INPUTS)
 
 
@@ -182,7 +173,7 @@ def two_ways_table(locale: str) -> str:
     """MFU from the terms and from the FLOPs: the same number, computed two ways."""
     step = llama405_step()
     b = step.breakdown
-    gpus, peak = step.gpus, step.model.peak_flops
+    gpus, peak = step.gpus, step.peak_flops
     by_terms = f"{_seconds(b.useful, locale)} / {_seconds(b.total, locale)}"
     by_flops = (f"{scientific(float(step.flops.model), locale, digits=2)} / "
                 f"({_seconds(b.total, locale)} × {format_number(gpus, locale)} × "
@@ -247,8 +238,8 @@ def figures() -> list[Figure]:
         Figure("mfu.tp", LAYOUT.tp), Figure("mfu.pp", LAYOUT.pp), Figure("mfu.dp", LAYOUT.dp),
         Figure("mfu.microbatches", step.num_microbatches),
         Figure("mfu.tokens", WORKLOAD.global_batch * WORKLOAD.seq_len, "M params", digits=1),
-        Figure("mfu.kernel_efficiency", model.kernel_efficiency, "%"),
-        Figure("mfu.dp_overlap", INPUTS.overlap.dp, "%"),
+        Figure("mfu.kernel_efficiency", model.kernel_efficiency, "%", digits=1),
+        Figure("mfu.gemm_efficiency", gemm_efficiency(CLUSTER.gpu), "%", digits=1),
         Figure("mfu.data_stall", DATA_STALL, "s", digits=1),
         Figure("mfu.mtbf_hours", 1 / (failures.per_gpu_hour * step.gpus), digits=1),
         Figure("mfu.checkpoint_minutes", failures.interval(step.gpus) / 60, digits=1),
@@ -259,6 +250,8 @@ def figures() -> list[Figure]:
         Figure("mfu.ideal", b.useful, "s", digits=2),
         Figure("mfu.mfu", b.mfu, "%", digits=1),
         Figure("mfu.mfu_from_flops", step.mfu_from_flops, "%", digits=1),
+        Figure("mfu.steady_mfu", PREDICTION.estimate.mfu, "%", digits=1,
+               doc="the same step without data stall and failures (accuracy chapter)"),
         Figure("mfu.bubble_over_busy", model.idle_over_busy, "%", digits=1),
         Figure("mfu.mfu_after_fix", after.mfu, "%", digits=1,
                doc=f"after removing the largest loss ({term})"),

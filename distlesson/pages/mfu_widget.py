@@ -1,11 +1,10 @@
 """The MFU widget: change the step model's inputs for the chapter's Llama 3.1 405B layout.
 
 The widget looks values up; it computes nothing. At build, :func:`mfu_widget` runs
-:func:`distlesson.efficiency.step_time.estimate_step` on the chapter's model, layout and cluster
-(:mod:`distlesson.pages.mfu`) for every setting of the grid below, checks with
-:func:`distlesson.parallel.layout.analyse_layout` that the busiest GPU's states and
-activations fit in its memory, and embeds the results, already formatted for the page's
-language, as JSON in the page. ``docs/assets/widget-mfu.js`` reads them on a change of a
+:func:`distlesson.efficiency.step_time.estimate_step` on the chapter's model, layout, cluster
+and software (:mod:`distlesson.pages.mfu`) for every setting of the grid below, with the
+memory of the busiest GPU it reports, and embeds the results, already formatted for the
+page's language, as JSON in the page. ``docs/assets/widget-mfu.js`` reads them on a change of a
 control, fills the outputs and draws the seven terms as one stacked bar.
 """
 
@@ -16,9 +15,10 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from distlesson.catalog.achieved import gemm_efficiency
 from distlesson.catalog.models import get_model
-from distlesson.efficiency.step_time import TERMS, StepEstimate, StepInputs, estimate_step
-from distlesson.pages.mfu import _TERMS, CHUNKS, CLUSTER, DATA_STALL, LAYOUT, MODEL, WORKLOAD
+from distlesson.efficiency.step_time import TERMS, StepEstimate, estimate_step
+from distlesson.pages.mfu import _TERMS, CHUNKS, CLUSTER, INPUTS, LAYOUT, MODEL, WORKLOAD
 from distlesson.pages.widget_html import (
     MESSAGE,
     bar_svg,
@@ -27,18 +27,21 @@ from distlesson.pages.widget_html import (
     swatch_legend,
     widget,
 )
-from distlesson.parallel.layout import Workload, analyse_layout
+from distlesson.parallel.layout import Workload
 from distlesson.render.numbers import check_locale, format_number, format_percent, format_quantity
 
 __all__ = ["DEFAULT", "EFFICIENCIES", "MICROBATCHES", "RECOMPUTE", "SCHEDULES", "mfu_widget",
            "setting_key", "step", "widget_data", "workload"]
 
-# The grid: every combination is estimated at build.
-EFFICIENCIES = (0.4, 0.5, 0.6, 0.7, 0.8)
+# The grid: every combination is estimated at build. The efficiency is that of large
+# matrix products; the calibrated value (the chapter's scenario) is one of the choices.
+CALIBRATED = gemm_efficiency(CLUSTER.gpu)
+EFFICIENCIES = tuple(sorted({0.4, 0.5, CALIBRATED, 0.6, 0.7, 0.8}))
 MICROBATCHES = (8, 16, 32, 64)  # per pipeline, per step
 SCHEDULES = ("1f1b", "interleaved")
-RECOMPUTE = ("full", "selective")
-DEFAULT = (0.6, 16, "interleaved", "full")  # the chapter's scenario
+RECOMPUTE = ("none", "full")
+DEFAULT = (CALIBRATED, WORKLOAD.global_batch // LAYOUT.dp, "interleaved", "none")
+"""The chapter's scenario."""
 COLOURS = ("#009E73", "#56B4E9", "#F0E442", "#E69F00", "#0072B2", "#CC79A7", "#D55E00")
 _NAME = "mfu"  # data-widget; ids of its controls start with dl-mfu
 # the controls every output depends on
@@ -47,8 +50,8 @@ _INPUTS = ("efficiency", "microbatches", "schedule", "recompute")
 _WORDS = {
     "widget": {"en": "Step time and MFU", "ca": "Temps del pas i MFU",
                "fa": "زمان گام و MFU"},
-    "efficiency": {"en": "Kernel efficiency", "ca": "Eficiència dels kernels",
-                   "fa": "بازدهی کرنل‌ها"},
+    "efficiency": {"en": "Large matmuls' share of peak", "ca": "Fracció del pic (matmuls grans)",
+                   "fa": "سهم ضرب‌های ماتریسی بزرگ از اوج"},
     "microbatches": {"en": "Micro-batches per pipeline", "ca": "Microlots per pipeline",
                      "fa": "ریزدسته‌ها در هر خط لوله"},
     "schedule": {"en": "Schedule", "ca": "Planificació", "fa": "زمان‌بندی"},
@@ -57,7 +60,13 @@ _WORDS = {
     "interleaved": {"en": "Interleaved, {v} chunks", "ca": "Intercalada, {v} trossos",
                     "fa": "درهم‌تنیده، {v} تکه"},
     "full": {"en": "Full", "ca": "Completa", "fa": "کامل"},
-    "selective": {"en": "Selective", "ca": "Selectiva", "fa": "گزینشی"},
+    "none": {"en": "None", "ca": "Cap", "fa": "بدون"},
+    "memory": {"en": "Busiest GPU's memory", "ca": "Memòria de la GPU més carregada",
+               "fa": "حافظهٔ پرکارترین GPU"},
+    "memory_value": {"en": "{need} of {have}", "ca": "{need} de {have}",
+                     "fa": "{need} از {have}"},
+    "memory_over": {"en": "{need} of {have}: over", "ca": "{need} de {have}: no hi cap",
+                    "fa": "{need} از {have}: جا نمی‌شود"},
     "mfu": {"en": "MFU", "ca": "MFU", "fa": "MFU"},
     "step": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
     "largest": {"en": "Largest loss", "ca": "Pèrdua més gran", "fa": "بزرگ‌ترین اتلاف"},
@@ -75,17 +84,6 @@ _WORDS = {
               "o 1F1B.",
         "fa": "زمان‌بندی درهم‌تنیده لازم دارد تعداد ریزدسته‌ها مضربی از تعداد مرحله‌ها باشد: "
               "{m} مضربی از {p} نیست. ریزدسته‌های بیشتر یا 1F1B را انتخاب کنید.",
-    },
-    "no_fit": {
-        "en": "This setting does not fit: the busiest GPU would need {need} for its states "
-              "and activations, more than its {have}. Choose full recomputation or fewer "
-              "micro-batches.",
-        "ca": "Aquesta configuració no hi cap: la GPU més carregada necessitaria {need} per "
-              "als seus estats i activacions, més que els seus {have}. Trieu el recàlcul "
-              "complet o menys microlots.",
-        "fa": "این حالت جا نمی‌شود: پرکارترین GPU برای حالت‌ها و فعال‌سازی‌هایش به {need} "
-              "نیاز دارد، بیش از {have} حافظه‌اش. بازمحاسبهٔ کامل یا ریزدسته‌های کمتر را "
-              "انتخاب کنید.",
     },
 }
 _NONE = "—"  # shown in the outputs for a setting the estimate refuses
@@ -108,9 +106,8 @@ def workload(microbatches: int, recompute: str) -> Workload:
 
 def step(efficiency: float, microbatches: int, schedule: str, recompute: str) -> StepEstimate:
     """The library's estimate of one setting (raises ValueError where it refuses it)."""
-    inputs = StepInputs(kernel_efficiency=efficiency, schedule=schedule,
-                        chunks=CHUNKS if schedule == "interleaved" else 1,
-                        data_stall=DATA_STALL)
+    inputs = replace(INPUTS, kernel_efficiency=efficiency, schedule=schedule,
+                     chunks=CHUNKS if schedule == "interleaved" else 1)
     return estimate_step(get_model(MODEL), LAYOUT, workload(microbatches, recompute),
                          CLUSTER, inputs)
 
@@ -126,17 +123,10 @@ def _gb(value: float, locale: str) -> str:
 @functools.cache
 def _estimate(efficiency: float, m: int, schedule: str, recompute: str
               ) -> StepEstimate | str:
-    """The estimate, or why not: "schedule" (refused) or "memory" (does not fit)."""
-    try:
-        estimate = step(efficiency, m, schedule, recompute)
-    except ValueError:
-        if schedule == "interleaved" and m % LAYOUT.pp:  # Megatron-LM's rule, refused
-            return "schedule"
-        raise
-    need = analyse_layout(get_model(MODEL), LAYOUT, workload(m, recompute)).per_gpu_bytes
-    if need > CLUSTER.spec.memory_bytes:
-        return "memory"
-    return estimate
+    """The estimate, or "schedule" where Megatron-LM's rule refuses the interleaving."""
+    if schedule == "interleaved" and m % LAYOUT.pp:
+        return "schedule"
+    return step(efficiency, m, schedule, recompute)
 
 
 def _setting(efficiency: float, m: int, schedule: str, recompute: str,
@@ -145,11 +135,8 @@ def _setting(efficiency: float, m: int, schedule: str, recompute: str,
     if estimate == "schedule":
         return {"e": _w("schedule_refused", locale).format(
             m=format_number(m, locale), p=format_number(LAYOUT.pp, locale))}
-    if estimate == "memory":
-        need = analyse_layout(get_model(MODEL), LAYOUT, workload(m, recompute)).per_gpu_bytes
-        return {"e": _w("no_fit", locale).format(
-            need=_gb(float(need), locale), have=_gb(CLUSTER.spec.memory_bytes, locale))}
     assert isinstance(estimate, StepEstimate)
+    need, have = estimate.per_gpu_bytes, CLUSTER.spec.memory_bytes
     b = estimate.breakdown
     term, _ = b.ranked()[0]
     terms = [getattr(b, t) for t in TERMS]
@@ -158,6 +145,8 @@ def _setting(efficiency: float, m: int, schedule: str, recompute: str,
         "t": _seconds(b.total, locale),
         "l": _w("largest_value", locale).format(
             term=_TERMS[term][locale], share=format_percent(b.shares()[term], locale, digits=1)),
+        "g": _w("memory_over" if need > have else "memory_value", locale).format(
+            need=_gb(need, locale), have=_gb(have, locale)),
         "p": terms,  # the bar's lengths, in seconds
         "q": [_seconds(v, locale) for v in terms],  # the segments' numbers, as shown
     }
@@ -212,6 +201,7 @@ def mfu_widget(locale: str) -> str:
         output(_NAME, _INPUTS, "mfu", _w("mfu", locale), first["m"]),
         output(_NAME, _INPUTS, "step", _w("step", locale), first["t"]),
         output(_NAME, _INPUTS, "largest", _w("largest", locale), first["l"]),
+        output(_NAME, _INPUTS, "memory", _w("memory", locale), first["g"]),
     ))
     legend = swatch_legend((term, colour, _TERMS[term][locale])
                            for term, colour in zip(TERMS, COLOURS, strict=True))

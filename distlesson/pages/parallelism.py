@@ -83,25 +83,37 @@ def _reports() -> tuple[tuple[str, Layout, LayoutReport], ...]:
                  for key, layout in _strategies())
 
 
+_PER_MICROBATCH = ("zero2", "zero3")
+"""Rows whose traffic assumes DeepSpeed's and FSDP's default under gradient accumulation
+(a reduce-scatter after every micro-batch, :func:`distlesson.parallel.layout.step_communication`);
+marked with :data:`_MARK` and explained under the table."""
+_MARK = "†"
+
+
 def strategy_table(locale: str) -> str:
-    """The same model on 16 GPUs under each strategy: memory and traffic per GPU."""
+    """The same model on 16 GPUs under each strategy: memory and traffic per GPU.
+
+    ZeRO-2 and ZeRO-3's traffic is marked: it is the default policy, one reduce-scatter
+    per micro-batch, not the only one (a note under the table says so)."""
     memory = get_gpu(GPU).memory_bytes
     rows = []
     for key, layout, report in _reports():
         total = report.per_gpu_bytes
+        sent = _gb(report.communication.total, locale, digits=0)
         rows.append((
             _strategy_name(key, layout, locale),
             _gb(report.states.total, locale),
             _gb(report.activations, locale),
             _gb(total, locale),
             _t("yes" if total <= memory else "no", locale),
-            _gb(report.communication.total, locale, digits=0),
+            f"{sent} {_MARK}" if key in _PER_MICROBATCH else sent,
         ))
     headers = (_t("strategy", locale), _t("states_gpu", locale), _t("acts_gpu", locale),
                _t("total_gpu", locale), _t("fits", locale, gb=_gb(memory, locale, 0)),
                _t("comm_step", locale))
-    return markdown_table(Table(headers, tuple(rows), (False, True, True, True, False, True)),
-                          locale)
+    table = markdown_table(Table(headers, tuple(rows), (False, True, True, True, False, True)),
+                           locale)
+    return f"{table}\n\n{_MARK} {_t('per_microbatch_note', locale)}"
 
 
 def memory_plot(locale: str) -> str:
@@ -119,13 +131,17 @@ def memory_plot(locale: str) -> str:
 
 
 def comm_plot(locale: str) -> str:
-    """Stacked bars of the bytes one GPU sends per step, by dimension."""
+    """Stacked bars of the bytes one GPU sends per step, by dimension (ZeRO-2 and ZeRO-3
+    marked as in :func:`strategy_table`: the default policy under accumulation)."""
     reports = _reports()
     stacks = [(_t(f"dim_{d}", locale),
                [float(getattr(r.communication, d)) / 1e9 for _, _, r in reports])
               for d in ("dp", "tp", "pp")]
+    names = [_strategy_name(key, layout, locale) + (f" {_MARK}" if key in _PER_MICROBATCH
+                                                     else "")
+             for key, layout, _ in reports]
     return stacked_barh(
-        [_strategy_name(key, layout, locale) for key, layout, _ in reports], stacks,
+        names, stacks,
         xlabel=_t("gb_sent", locale), locale=locale,
         tick_format=lambda x: format_number(x, locale), name=f"par-comm-{locale}",
         title=_t("comm_title", locale), total_format=lambda x: format_number(x, locale))
@@ -251,6 +267,8 @@ def figures() -> list[Figure]:
                                                        / reports["dp"].communication.dp),
                "x", digits=1),
         Figure("par.microbatches_per_replica", reports["dp"].num_microbatches),
+        Figure("par.full_grads", float(dense.grads), "GB", digits=0,
+               doc="the whole bf16 gradient, which accumulating unsharded keeps on each GPU"),
         Figure("par.activations_full_recompute", float(reports["none"].activations), "GB",
                digits=1),
         Figure("par.tp_comm", float(reports["tp"].communication.tp), "TB", digits=1),

@@ -1,8 +1,12 @@
 """Chapter section "Planning a run": the planner's answers for three worked cases.
 
 Every table is :func:`distlesson.efficiency.planner.plan`'s result for a case below; the step
-times are :mod:`distlesson.efficiency.step_time`'s seven terms. The time the 405B search takes
-is measured when the site is built (it varies with the machine; the tests check only a bound).
+times are :mod:`distlesson.efficiency.step_time`'s seven terms, steady state (no failures,
+no data stall: they cost every layout alike). The 405B case is Llama 3's 16,384-GPU run
+(:data:`distlesson.catalog.published_runs.PUBLISHED_RUNS`): its cluster, batch and software,
+so that Meta's own layout here is the accuracy chapter's prediction, number for number. The
+time the 405B search takes is measured when the site is built (it varies with the machine;
+the tests check only a bound).
 """
 
 from __future__ import annotations
@@ -13,14 +17,17 @@ import time
 from dataclasses import dataclass
 
 from distlesson.catalog.models import get_model
-from distlesson.efficiency.planner import HEADROOM, PlannedConfig, PlanResult, evaluate, plan
-from distlesson.efficiency.step_time import Cluster
-from distlesson.memory.states import Layout
+from distlesson.catalog.published_runs import get_published_run
+from distlesson.efficiency.accuracy import Prediction, predict
+from distlesson.efficiency.planner import PlannedConfig, PlanResult, plan
+from distlesson.efficiency.step_time import Cluster, StepInputs
+from distlesson.memory.stages import Overheads
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.tables import Table, markdown_table
 
-__all__ = ["CASES", "TOP", "Case", "figures", "plan_table", "rejections_table"]
+__all__ = ["CASES", "LLAMA3_RUN", "TOP", "Case", "cli_command", "figures", "plan_table",
+           "rejections_table"]
 
 
 @dataclass(frozen=True)
@@ -31,19 +38,25 @@ class Case:
     gpus: int
     seq_len: int
     tokens_per_step: int
+    inter_link: str = "ib-ndr"
+    precision: str = "mixed"
 
 
+LLAMA3_RUN = get_published_run("llama3-405b-16k")
+"""Llama 3's 16,384-GPU run (Table 4): the 405B case's cluster, batch and precision."""
 CASES = {
     # one node; 1M-token steps (128 sequences): a modelling choice for a small run
     "8b": Case("llama3-8b", 8, 8192, 128 * 8192),
     # eight nodes; 4M-token steps (512 sequences): a modelling choice
     "70b": Case("llama3-70b", 64, 8192, 512 * 8192),
-    # Llama 3's run: 16,384 H100s, 16M-token steps of 2048 x 8192 (Grattafiori et al. 2024)
-    "405b": Case("llama3-405b", 16_384, 8192, 2048 * 8192),
+    "405b": Case(LLAMA3_RUN.model.key, LLAMA3_RUN.num_gpus, LLAMA3_RUN.seq_len,
+                 LLAMA3_RUN.global_batch * LLAMA3_RUN.seq_len, LLAMA3_RUN.inter_link,
+                 LLAMA3_RUN.precision),
 }
 TOP = 5
 GPU = "h100-sxm"
-LLAMA3_LAYOUT = Layout(tp=8, pp=16, dp=128, zero=1)  # Llama 3, section 3.3.2
+INPUTS = StepInputs(failures=None)
+"""Steady-state steps: failures and data stalls cost every layout alike."""
 
 _LABELS = {
     "rank": {"en": "#", "ca": "#", "fa": "#"},
@@ -88,7 +101,7 @@ def _t(key: str, locale: str) -> str:
 
 
 def _cluster(case: Case) -> Cluster:
-    return Cluster(gpu=GPU, num_gpus=case.gpus)
+    return Cluster(gpu=GPU, num_gpus=case.gpus, inter_link=case.inter_link)
 
 
 @functools.cache
@@ -97,16 +110,22 @@ def _plan(name: str) -> tuple[PlanResult, float]:
     case = CASES[name]
     start = time.perf_counter()
     result = plan(get_model(case.model), _cluster(case), seq_len=case.seq_len,
-                  tokens_per_step=case.tokens_per_step)
+                  tokens_per_step=case.tokens_per_step, inputs=INPUTS,
+                  precision=case.precision)
     return result, time.perf_counter() - start
 
 
-@functools.cache
-def _llama3_own() -> PlannedConfig:
-    """Llama 3's published layout, its best recomputation and schedule."""
-    case = CASES["405b"]
-    return evaluate(get_model(case.model), _cluster(case), LLAMA3_LAYOUT,
-                    seq_len=case.seq_len, tokens_per_step=case.tokens_per_step).configs[0]
+def _llama3_own() -> Prediction:
+    """Llama 3's published layout and software, as the accuracy chapter predicts it."""
+    return predict(LLAMA3_RUN)
+
+
+def cli_command(case: str) -> str:
+    """The command line that prints the case's table (the tests run it)."""
+    c = CASES[case]
+    return (f"distlesson plan --model {c.model} --gpus {c.gpus} --gpu {GPU} --seq {c.seq_len} "
+            f"--tokens-per-step {c.tokens_per_step} --inter-link {c.inter_link} "
+            f"--precision {c.precision}")
 
 
 def _schedule(config: PlannedConfig, locale: str) -> str:
@@ -161,17 +180,23 @@ def figures() -> list[Figure]:
             Figure(f"plan.{name}_best_mfu", best.mfu, "%", digits=1),
         ]
     big, seconds = _plan("405b")
-    own = _llama3_own()
-    per_token = own.step_time / own.tokens_per_step
+    own = _llama3_own().estimate
+    per_token = own.step_time / CASES["405b"].tokens_per_step
     rank = 1 + sum(c.step_time / c.tokens_per_step < per_token for c in big.configs)
+    overheads = Overheads()
     return [
         *result,
-        Figure("plan.headroom", HEADROOM, "%"),
+        Figure("plan.cuda_context", overheads.cuda_context, "GB", digits=1),
+        Figure("plan.nccl_buffers", overheads.communicator_buffers, "GB", digits=1),
+        Figure("plan.fragmentation", overheads.fragmentation, "%"),
         Figure("plan.memory_limit", big.memory_limit, "GB"),
         Figure("plan.seconds_405b", seconds, "s", digits=2,
                doc="measured at build: varies with the machine"),
         Figure("plan.cores", os.cpu_count() or 1),
         Figure("plan.llama3_step", own.step_time, "s", digits=2),
         Figure("plan.llama3_mfu", own.mfu, "%", digits=1),
+        Figure("plan.llama3_chunks", _llama3_own().chunks),
+        Figure("plan.llama3_memory", own.per_gpu_bytes, "GB", digits=1),
         Figure("plan.llama3_rank", rank, doc="Llama 3's own layout among the fitting configs"),
+        Figure("plan.best_over_llama3", big.configs[0].mfu / own.mfu, "x", digits=2),
     ]

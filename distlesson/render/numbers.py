@@ -50,6 +50,7 @@ UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "GB/s"}),
     "TB/s": (1e12, {"en": "TB/s", "ca": "TB/s", "fa": "ترابایت بر ثانیه"}),
     "ms": (1e-3, {"en": "ms", "ca": "ms", "fa": "میلی‌ثانیه"}),
+    "µs": (1e-6, {"en": "µs", "ca": "µs", "fa": "میکروثانیه"}),
     "FLOP/B": (1.0, {"en": "FLOP/byte", "ca": "FLOP/byte", "fa": "FLOP بر بایت"}),
     "M$": (1e6, {"en": "million dollars", "ca": "milions de dòlars",
                  "fa": "میلیون دلار"}),

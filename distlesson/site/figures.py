@@ -29,6 +29,7 @@ _SOURCES: tuple[str, ...] = (
     "distlesson.pages.hardware",
     "distlesson.pages.mfu",
     "distlesson.pages.planning",
+    "distlesson.pages.accuracy",
     "distlesson.pages.costs",
     "distlesson.pages.engine_lab",
     "distlesson.pages.exercises_widget",

@@ -27,6 +27,7 @@ ALLOWED_NAMES: tuple[str, ...] = (
     r"ZB-H[12]",  # zero-bubble schedules
     r"1F1B",  # one-forward-one-backward
     r"GPT-[234]",  # model families
+    r"GPT \d+(?:\.\d+)?[BT]",  # the Megatron-LM papers' GPT models, named by their size
     r"Llama 3(?:\.1)?(?: (?:8|70|405)B)?",  # the Llama 3 herd and its sizes
     r"DeepSeek-V3",
     r"[345]D",  # 3D, 4D and 5D parallelism

@@ -21,6 +21,7 @@
       out.mfu.textContent = valid ? entry.m : data.w.none;
       out.step.textContent = valid ? entry.t : data.w.none;
       out.largest.textContent = valid ? entry.l : data.w.none;
+      out.memory.textContent = valid ? entry.g : data.w.none;
       core.refusal(out, entry, valid);
       // a setting the library refused: no bar, the message says why
       if (core.clearSvg(out.bar, entry)) {

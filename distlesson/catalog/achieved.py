@@ -1,0 +1,123 @@
+"""What the hardware achieves, against its datasheet: measured figures, each with its source.
+
+Datasheet peaks (:mod:`distlesson.catalog.hardware`, :mod:`distlesson.catalog.interconnects`)
+are never reached. The performance model needs what real kernels and real collectives do:
+
+- **Links.** Austin et al. 2025 ("How to Scale Your Model", part 12, *How to Think About
+  GPUs*, "Empirical measurements") measured NCCL all-reduce on an 8 x H100 node with SHARP
+  off: a bus bandwidth of about 370 GB/s for the largest messages (against 450 GB/s
+  nominal), and about 150 GB/s for a 58 MB array (Llama 3 70B's MLP shard,
+  bf16[8192, 3584]). Those two points fix both parameters of the alpha-beta model
+  (:mod:`distlesson.parallel.alpha_beta`): the achieved share of the nominal bandwidth, and a
+  latency per ring step. No comparable measurement is in the library for the other links;
+  they are assumed to keep the same achieved share and the same step latency (stated where
+  used, and on the accuracy chapter).
+- **Kernels.** The tile that cuBLAS gives each streaming multiprocessor and the number of
+  multiprocessors decide how well a matrix product of a given shape fills the GPU (NVIDIA,
+  *Matrix Multiplication Background User's Guide*, 2023, sections 2.3 and 3: tile and wave
+  quantization). FlashAttention-2 reaches "50-73% of the theoretical maximum FLOPs/s on
+  A100" (Dao 2023, abstract); training runs its backward too, so the low end is used.
+  The share of the peak that large, well-shaped matrix products reach is not published per
+  GPU in a form we can cite: it is the one calibrated input of the performance model,
+  fitted on one published run per GPU and checked on the others
+  (:mod:`distlesson.efficiency.accuracy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from distlesson.catalog.lookup import lookup
+
+__all__ = ["GEMM_EFFICIENCY", "KERNEL_SPECS", "LINK_MEASUREMENT", "KernelSpec",
+           "LinkMeasurement", "gemm_efficiency", "get_kernel_spec"]
+
+
+@dataclass(frozen=True)
+class LinkMeasurement:
+    """An NCCL all-reduce measured on real GPUs: two points of bus bandwidth against size."""
+
+    link: str
+    """Interconnect key of the link measured."""
+    ranks: int
+    """GPUs in the all-reduce."""
+    large_busbw: float
+    """Bus bandwidth for the largest messages, bytes/s (NCCL-tests' busbw)."""
+    mid_bytes: float
+    """Size of the array of the second point, bytes."""
+    mid_busbw: float
+    """Bus bandwidth measured at that size, bytes/s."""
+    source: str
+
+
+LINK_MEASUREMENT = LinkMeasurement(
+    link="nvlink4", ranks=8, large_busbw=370e9, mid_bytes=8192 * 3584 * 2, mid_busbw=150e9,
+    source="Austin et al. 2025, How to Scale Your Model, part 12 (GPUs), 'Empirical "
+    "measurements': NCCL all-reduce on 8 x H100 with SHARP off, about 370 GB/s bus bandwidth "
+    "for large arrays and about 150 GB/s for bf16[8192, 3584] (58 MB)")
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """How a GPU runs the kernels of a training step."""
+
+    gpu: str
+    """GPU catalog key."""
+    multiprocessors: int
+    """Streaming multiprocessors (compute units) that run the tiles of a matrix product."""
+    tile: tuple[int, int]
+    """Output tile (rows, columns) one multiprocessor computes at a time."""
+    attention_efficiency: float
+    """Share of the dense peak that fused (flash) attention reaches, forward and backward."""
+    source: str
+
+
+_FLASH = ("FlashAttention-2 (Dao 2023): 50-73% of the A100's peak; the low end, since a "
+          "training step also runs the slower backward")
+_TILE = "cuBLAS's large tile, 256 x 128 (NVIDIA Matrix Multiplication Background, 2.3)"
+
+_CATALOG = (
+    KernelSpec("h100-sxm", 132, (256, 128), 0.5,
+               f"NVIDIA H100 datasheet and architecture whitepaper: 132 SMs (SXM5); {_TILE}; "
+               f"{_FLASH}"),
+    KernelSpec("h200-sxm", 132, (256, 128), 0.5,
+               f"the H100 SXM's GH100 die: 132 SMs; {_TILE}; {_FLASH}"),
+    KernelSpec("h800-sxm", 132, (256, 128), 0.5,
+               f"the H100 SXM's GH100 die: 132 SMs; {_TILE}; {_FLASH}"),
+    KernelSpec("a100-80gb", 108, (256, 128), 0.5,
+               f"NVIDIA A100 datasheet and Ampere whitepaper: 108 SMs; {_TILE}; {_FLASH}"),
+    KernelSpec("b200", 148, (256, 128), 0.5,
+               f"NVIDIA Blackwell architecture technical brief: 148 SMs; {_TILE} (assumed, "
+               f"as on Hopper); {_FLASH}"),
+    KernelSpec("mi300x", 304, (256, 128), 0.5,
+               f"AMD Instinct MI300X data sheet: 304 compute units; {_TILE} (assumed, as for "
+               f"NVIDIA's libraries); {_FLASH}"),
+)
+
+KERNEL_SPECS: dict[str, KernelSpec] = {spec.gpu: spec for spec in _CATALOG}
+"""How each catalog GPU runs kernels, by GPU key."""
+
+
+def get_kernel_spec(gpu: str) -> KernelSpec:
+    """The kernel spec of GPU ``gpu``; ValueError listing the allowed keys otherwise."""
+    return lookup(KERNEL_SPECS, gpu, what="gpu")
+
+
+GEMM_EFFICIENCY: dict[str, tuple[float, str]] = {
+    "h100-sxm": (0.546, "llama3-405b-8k"),
+    "a100-80gb": (0.848, "korthikanti-1t-mfu"),
+}
+"""Share of the dense peak that large, well-shaped matrix products reach, by GPU, and the
+published run it is fitted on (:data:`distlesson.efficiency.accuracy.RUNS`): the model's
+one calibrated input. ``tests/test_accuracy.py`` fits it again and fails if the stored
+value drifts from the fit (then rerun ``scripts/calibrate.py``)."""
+_SAME_DIE = {"h200-sxm": "h100-sxm", "h800-sxm": "h100-sxm"}
+"""GPUs with the H100's GH100 die: its fitted share."""
+
+
+def gemm_efficiency(gpu: str) -> float:
+    """The calibrated share of peak for ``gpu``: its own fit, its die's, or, for a GPU no
+    published run calibrates (B200, MI300X), the H100's (an assumption)."""
+    get_kernel_spec(gpu)
+    key = gpu if gpu in GEMM_EFFICIENCY else _SAME_DIE.get(gpu, "h100-sxm")
+    return GEMM_EFFICIENCY[key][0]

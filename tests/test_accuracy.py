@@ -1,0 +1,59 @@
+"""How close the model comes to published runs; the calibration can be redone."""
+
+import pytest
+
+from distlesson.catalog.achieved import GEMM_EFFICIENCY
+from distlesson.catalog.published_runs import PUBLISHED_RUNS, get_published_run
+from distlesson.efficiency.accuracy import calibrate, causal_share, predictions
+
+LLAMA3 = ("llama3-405b-8k", "llama3-405b-16k", "llama3-405b-16k-cp16")
+
+
+@pytest.fixture(scope="module")
+def by_key():
+    return {p.run.key: p for p in predictions()}
+
+
+@pytest.mark.parametrize("key", LLAMA3)
+def test_llama3_rows_within_ten_percent(by_key, key):
+    """Issue 13's target for the three runs of Llama 3's Table 4."""
+    assert abs(by_key[key].error) <= 0.10
+
+
+def test_most_published_runs_within_ten_percent(by_key):
+    # A regression guard, not the target: the accuracy chapter names the rows outside.
+    inside = [k for k, p in by_key.items() if abs(p.error) <= 0.10]
+    assert len(inside) >= 16, sorted(set(by_key) - set(inside))
+
+
+@pytest.mark.parametrize("gpu", sorted(GEMM_EFFICIENCY))
+def test_the_stored_efficiency_is_the_fit(gpu):
+    value, key = GEMM_EFFICIENCY[gpu]
+    assert PUBLISHED_RUNS[key].gpu == gpu
+    assert calibrate(PUBLISHED_RUNS[key]) == pytest.approx(value, abs=0.002), (
+        "the model changed: rerun scripts/calibrate.py and update GEMM_EFFICIENCY")
+
+
+def test_calibrating_runs_reproduce_their_measurement(by_key):
+    for _, key in GEMM_EFFICIENCY.values():
+        assert by_key[key].calibrates
+        assert abs(by_key[key].error) < 0.01
+
+
+def test_megatron_models_are_the_papers_sizes():
+    # Narayanan et al. 2021: P = 12 l h^2 (1 + 13 / 12h + (V + s) / 12lh), V = 51200, s = 2048
+    for run in PUBLISHED_RUNS.values():
+        if not run.key.startswith("narayanan"):
+            continue
+        h, layers = run.model.hidden_size, run.model.num_layers
+        formula = 12 * layers * h**2 * (1 + 13 / (12 * h) + (51200 + 2048) / (12 * layers * h))
+        assert run.model.num_params == pytest.approx(formula, rel=1e-4)
+
+
+def test_causal_share_by_hand():
+    run = get_published_run("llama3-405b-16k-cp16")
+    arch, s = run.model, run.seq_len
+    attention = 12 * arch.num_layers * s * arch.hidden_size
+    total = causal_share(run)
+    assert 0 < total < 1
+    assert 1 - total == pytest.approx(attention / 2 / (attention + 6 * 405.3e9), rel=0.01)

@@ -1,0 +1,38 @@
+"""The accuracy chapter: its table is the library's predictions, its prose stays true."""
+
+import pytest
+
+from distlesson.efficiency.accuracy import predictions
+from distlesson.pages import accuracy as page
+
+
+def figure(name):
+    return {f.name: f for f in page.figures()}[name].value
+
+
+def test_counts_and_extremes():
+    errors = {p.run.key: p.error for p in predictions()}
+    assert figure("acc.rows") == len(errors)
+    assert figure("acc.within") == sum(abs(e) <= 0.10 for e in errors.values())
+    # the prose names where the extremes fall: small models over, the 175B run under
+    assert max(errors, key=errors.get).startswith(("narayanan-1.7b", "narayanan-3.6b"))
+    assert min(errors, key=errors.get).startswith("korthikanti-175b")
+
+
+def test_the_prose_says_memory_is_pessimistic_only_while_it_is():
+    assert figure("acc.l3_16k_memory") > figure("acc.gpu_memory")
+
+
+def test_the_causal_count_is_lower_at_long_context():
+    assert figure("acc.l3_cp_full_count") > figure("acc.l3_cp_predicted")
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "fa"])
+def test_tables_and_plot(locale):
+    rows = page.runs_table(locale).splitlines()
+    assert len(rows) == 2 + len(predictions())
+    assert sum("(" in row.split("|")[-2] for row in rows[2:]) == 2  # the two fitted rows
+    terms = page.terms_table("l3_16k", locale).splitlines()
+    assert len(terms) == 2 + 5
+    svg = page.scatter(locale)
+    assert svg.startswith("<svg") and svg.count("<path") > 10
