@@ -192,7 +192,7 @@ def my_split(batch, dp):
 
 shards = my_split(BATCH, DP)
 print(f"{t('examples_per_rank')}:", " | ".join(n(s.stop - s.start) for s in shards))
-assert tuple(shards) == split_batch(BATCH, DP)
+assert tuple(shards) == split_batch(BATCH, DP), f"{tuple(shards)} != {split_batch(BATCH, DP)}"
 
 # %% [markdown] lang="en"
 # ## The gradient every rank must agree on
@@ -232,7 +232,8 @@ errors = {"mean_of_means": np.abs(mean_of_means - full).max(),
 table([t("combination"), t("max_abs_error")],
       [(t(k), format_scientific(v, LOCALE)) for k, v in errors.items()], [False, True])
 np.testing.assert_allclose(weighted, full, rtol=1e-12, atol=1e-15)
-assert errors["mean_of_means"] > 1e3 * errors["weighted_sum"]
+assert errors["mean_of_means"] > 1e3 * errors["weighted_sum"], (
+    f"{errors['mean_of_means']} <= 1e3 * {errors['weighted_sum']}")
 
 # %% [markdown] lang="en"
 # The weighted sum differs from the full batch only by float round-off (the additions
@@ -339,13 +340,15 @@ for rank in range(DP):
     #[en] bit for bit
     #[ca] bit a bit
     #[fa] بیت به بیت
-    assert np.array_equal(mine[rank], library.outputs[rank])
-assert my_sent == list(library.sent_bytes)
+    assert np.array_equal(mine[rank], library.outputs[rank]), (
+        f"{rank=}: max |diff| = {np.abs(mine[rank] - library.outputs[rank]).max()}")
+assert my_sent == list(library.sent_bytes), f"{my_sent} != {list(library.sent_bytes)}"
 np.testing.assert_allclose(mine[0] / BATCH, full, rtol=1e-12, atol=1e-15)
 print(f"{t('sent_sim')}:", " | ".join(nbytes(b) for b in my_sent))
 print(f"{t('sent_formula')}:", format_quantity(
     float(ring_bytes("all_reduce", full.nbytes, DP)), "bytes", LOCALE, digits=1))
-assert sum(my_sent) == 2 * (DP - 1) * full.nbytes
+assert sum(my_sent) == 2 * (DP - 1) * full.nbytes, (
+    f"{sum(my_sent)} != 2 * ({DP} - 1) * {full.nbytes}")
 
 # %% [markdown] lang="en"
 # Each rank sends `2 (n - 1) / n` times the buffer: close to twice the gradient as soon as
@@ -393,7 +396,8 @@ grad_bytes = model_states(model, precision="mixed").grads
 rows = []
 for ranks in (2, 8, 64, 1024):
     per_rank = 2 * (ranks - 1) * grad_bytes / ranks
-    assert per_rank == ring_bytes("all_reduce", grad_bytes, ranks)
+    assert per_rank == ring_bytes("all_reduce", grad_bytes, ranks), (
+        f"{ranks=}: {per_rank} != {ring_bytes('all_reduce', grad_bytes, ranks)}")
     rows.append((n(ranks), format_quantity(per_rank, "GB", LOCALE, digits=1),
                  n(per_rank / grad_bytes, 3)))
 table([t("ranks"), f"{model.display_name}: {t('sent_rank')}", t("sent_ratio")], rows,
@@ -422,11 +426,12 @@ table([t("ranks"), f"{model.display_name}: {t('sent_rank')}", t("sent_ratio")], 
 # %%
 result = data_parallel_grads(params, x, y, dp=DP)
 np.testing.assert_allclose(flatten(result.grads), mine[0] / BATCH, rtol=1e-12, atol=1e-15)
-assert result.sent_bytes == tuple(my_sent) and result.all_reduces == 1
+assert result.sent_bytes == tuple(my_sent) and result.all_reduces == 1, (
+    f"{(result.sent_bytes, result.all_reduces)} != {(tuple(my_sent), 1)}")
 #[en] every rank applies the very same gradient
 #[ca] tots els rangs apliquen exactament el mateix gradient
 #[fa] همهٔ رنک‌ها عیناً همان گرادیان را اعمال می‌کنند
-assert result.replicas_agree
+assert result.replicas_agree, f"{result.replicas_agree=}"
 print(f"{t('all_reduces')}: {n(result.all_reduces)}")
 print(f"{t('replicas_agree')}: {t('yes') if result.replicas_agree else t('no')}")
 
@@ -494,7 +499,8 @@ for naive in (True, False):
     grads, sent, count = my_accumulated(naive)
     library = data_parallel_grads(params, xb, yb, dp=DP, num_microbatches=K,
                                   sync_every_microbatch=naive)
-    assert (count, tuple(sent)) == (library.all_reduces, library.sent_bytes)
+    assert (count, tuple(sent)) == (library.all_reduces, library.sent_bytes), (
+        f"{naive=}: {(count, tuple(sent))} != {(library.all_reduces, library.sent_bytes)}")
     np.testing.assert_allclose(grads, flatten(library.grads), rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(grads, flatten(reference), rtol=1e-12, atol=1e-15)
     rows.append((t("every_micro" if naive else "accumulated"), n(count), nbytes(sent[0]),
@@ -594,7 +600,8 @@ for stage in range(4):
         held = rank.memory
         assert mine == [held.weights, held.grads, held.optimizer], stage
     buffer = (P if stage == 0 else DP * S) * ITEM
-    assert sum(run.sent_bytes[0]) == DP * zero_comm_bytes(buffer, DP, stage)
+    assert sum(run.sent_bytes[0]) == DP * zero_comm_bytes(buffer, DP, stage), (
+        f"{stage=}: {sum(run.sent_bytes[0])} != {DP} * {zero_comm_bytes(buffer, DP, stage)}")
     sent_per_step[stage] = sum(run.sent_bytes[0])
     rows.append((f"ZeRO-{stage}", *(nbytes(v) for v in mine), nbytes(sum(mine)),
                  nbytes(sum(run.sent_bytes[0]) / DP)))
@@ -607,8 +614,11 @@ print(f"{t('full_copy')}: {nbytes(sum(my_zero_values(0)) * ITEM / DP)}")
 #[ca] all-reduce del buffer amb farciment; la tercera, la meitat més
 #[fa] آنچه متن زیر می‌گوید: مرحله‌های اول و دوم همان‌قدر می‌فرستند که یک all-reduce
 #[fa] بافر پدینگ‌شده؛ مرحلهٔ سوم، نصف همین مقدار را هم اضافه بر آن
-assert sent_per_step[1] == sent_per_step[2] == DP * ring_bytes("all_reduce", DP * S * ITEM, DP)
-assert 2 * sent_per_step[3] == 3 * sent_per_step[2]
+padded_all_reduce = DP * ring_bytes("all_reduce", DP * S * ITEM, DP)
+assert sent_per_step[1] == sent_per_step[2] == padded_all_reduce, (
+    f"{sent_per_step[1]} != {sent_per_step[2]} or {sent_per_step[2]} != {padded_all_reduce}")
+assert 2 * sent_per_step[3] == 3 * sent_per_step[2], (
+    f"2 * {sent_per_step[3]} != 3 * {sent_per_step[2]}")
 
 # %% [markdown] lang="en"
 # Every stage trains like one device: the same losses and final weights, to float

@@ -140,7 +140,8 @@ FORMAT_BYTES = {
 for name, size in FORMAT_BYTES.items():
     print(f"{name}: {format_quantity(size, 'bytes', LOCALE)}")
 
-assert FORMAT_BYTES["fp32"] == FP32.bytes and FORMAT_BYTES["bf16"] == BF16.bytes
+assert FORMAT_BYTES["fp32"] == FP32.bytes and FORMAT_BYTES["bf16"] == BF16.bytes, (
+    f"{(FORMAT_BYTES['fp32'], FORMAT_BYTES['bf16'])} != {(FP32.bytes, BF16.bytes)}")
 
 # %% [markdown] lang="en"
 # ## Bytes per parameter
@@ -284,7 +285,8 @@ def my_adam8bit_bytes(count):
 rows = []
 for count in (BLOCK, BLOCK + 1):
     library = model_states(count, optimizer="adam8bit", precision="mixed").optimizer
-    assert my_adam8bit_bytes(count) == library
+    assert my_adam8bit_bytes(count) == library, (
+        f"{count=}: {my_adam8bit_bytes(count)} != {library}")
     rows.append((format_number(count, LOCALE),
                  format_number(float(Fraction(library, count)), LOCALE, digits=4)))
 table([t("params"), f"{OPTIMIZER_NAMES['adam8bit'][LOCALE]}: {t('bpp')}"], rows,
@@ -339,8 +341,9 @@ for key in MODELS:
     total = my_states(model.num_params)
     gpus = my_min_gpus(total)
     library = model_states(model, optimizer="adamw", precision="mixed")
-    assert total == library.total
-    assert gpus == min_gpus(library.total, GPU.memory_bytes)
+    assert total == library.total, f"{key=}: {total} != {library.total}"
+    assert gpus == min_gpus(library.total, GPU.memory_bytes), (
+        f"{key=}: {gpus} != {min_gpus(library.total, GPU.memory_bytes)}")
     rows.append((model.display_name, format_quantity(model.num_params, "B params", LOCALE, digits=1),
                  format_quantity(total, "GB", LOCALE), format_number(gpus, LOCALE)))
 table([t("model"), t("params"), t("total"),
@@ -396,7 +399,8 @@ for stage in range(4):
     mine = {name: v * model.num_params
             for name, v in my_zero(my_bytes_per_param("mixed", "adamw"), DP, stage).items()}
     library = per_gpu_states(states, Layout(dp=DP, zero=stage))
-    assert mine == {name: getattr(library, name) for name in mine}
+    library_bytes = {name: getattr(library, name) for name in mine}
+    assert mine == library_bytes, f"{stage=}: {mine} != {library_bytes}"
     total = sum(mine.values())
     rows.append((f"ZeRO-{stage}", *(format_quantity(v, "GB", LOCALE) for v in mine.values()),
                  format_quantity(total, "GB", LOCALE), t("yes" if total <= GPU_BYTES else "no")))
@@ -429,7 +433,9 @@ rows, savings = [], {}
 for recipe in ("fp32", "mixed", "mixed-no-master"):
     per = sum(my_bytes_per_param(recipe, "adamw").values())
     saving = savings[recipe] = 1 - Fraction(per, fp32)
-    assert saving == saving_against_fp32(model, precision=recipe, optimizer="adamw")
+    assert saving == saving_against_fp32(model, precision=recipe, optimizer="adamw"), (
+        f"{recipe=}: {saving} != "
+        f"{saving_against_fp32(model, precision=recipe, optimizer='adamw')}")
     rows.append((PRESET_NAMES[recipe][LOCALE], format_number(per, LOCALE),
                  format_quantity(per * model.num_params, "GB", LOCALE),
                  format_percent(float(saving), LOCALE)))
@@ -443,7 +449,8 @@ print(f"{t('adam_share')}: {format_percent(float(adam_share), LOCALE)}")
 #[ca] menja tot el que estalvia bf16
 #[fa] آنچه متن زیر می‌گوید: صرفه‌جویی با نصف فاصلهٔ زیادی دارد، و نسخهٔ اصلی هر چه را bf16
 #[fa] صرفه‌جویی کرده بود پس می‌گیرد
-assert all(s < Fraction(1, 2) for s in savings.values()) and savings["mixed"] == 0
+assert all(s < Fraction(1, 2) for s in savings.values()) and savings["mixed"] == 0, (
+    f"max {max(savings.values())} >= 1/2 or {savings['mixed']} != 0")
 
 # %% [markdown] lang="en"
 # The saving is far from half. AdamW's two moments stay in fp32 whatever the recipe, and

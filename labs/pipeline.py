@@ -186,7 +186,12 @@ def my_1f1b(p, m):
 MINE = {"gpipe": my_gpipe, "1f1b": my_1f1b}
 for name, build in MINE.items():
     library = build_schedule(name, P, M)
-    assert build(P, M) == [[(op.kind, op.microbatch) for op in row] for row in library.stages]
+    my_schedule = build(P, M)
+    library_schedule = [[(op.kind, op.microbatch) for op in row] for row in library.stages]
+    assert my_schedule == library_schedule, next(
+        (f"{name=} [{s}]: {a} != {b}"
+         for s, (a, b) in enumerate(zip(my_schedule, library_schedule)) if a != b),
+        f"{name=}: {len(my_schedule)} != {len(library_schedule)}")
 
 
 #[en] stages and micro-batches counted from one, as in the charts below
@@ -288,10 +293,19 @@ for name, build in MINE.items():
     timeline = simulate(build_schedule(name, P, M), Durations(fwd=FWD, bwd=BWD))
     library_starts = [[slot.start for slot in timeline.slots if slot.stage == s]
                       for s in range(P)]
-    assert starts == library_starts and makespan == timeline.makespan
-    assert bubble == timeline.bubble_fraction == bubble_fraction(name, P, M)
+    assert starts == library_starts and makespan == timeline.makespan, next(
+        (f"{name=} [{s}]: {a} != {b}"
+         for s, (a, b) in enumerate(zip(starts, library_starts)) if a != b),
+        f"{name=}: {(len(starts), makespan)} != {(len(library_starts), timeline.makespan)}")
+    library_bubble = bubble_fraction(name, P, M)
+    assert bubble == timeline.bubble_fraction == library_bubble, (
+        f"{name=}: {bubble} != {timeline.bubble_fraction} "
+        f"or {timeline.bubble_fraction} != {library_bubble}")
     peaks = my_peaks(schedule)
-    assert tuple(peaks) == timeline.peak_activations == peak_activations(name, P, M)
+    library_peaks = peak_activations(name, P, M)
+    assert tuple(peaks) == timeline.peak_activations == library_peaks, (
+        f"{name=}: {tuple(peaks)} != {timeline.peak_activations} "
+        f"or {timeline.peak_activations} != {library_peaks}")
     rows.append((t(name), n(makespan), n(makespan - timeline.busy[0]), percent(bubble),
                  " | ".join(n(p) for p in peaks)))
 table([t("schedule"), t("makespan"), t("idle_per_stage"), t("bubble_yours"), t("peak")],
@@ -302,8 +316,10 @@ table([t("schedule"), t("makespan"), t("idle_per_stage"), t("bubble_yours"), t("
 #[ca] conserva un microlot per etapa, i l'última, un de sol
 #[fa] آنچه متن زیر می‌گوید: زمان گام یکسان است، و مرحلهٔ اول 1F1B به تعداد مرحله‌ها
 #[fa] ریزدسته نگه می‌دارد و مرحلهٔ آخرش فقط یکی
-assert my_simulate(my_gpipe(P, M))[1] == my_simulate(my_1f1b(P, M))[1]
-assert my_peaks(my_1f1b(P, M)) == [P - s for s in range(P)]
+assert my_simulate(my_gpipe(P, M))[1] == my_simulate(my_1f1b(P, M))[1], (
+    f"{my_simulate(my_gpipe(P, M))[1]} != {my_simulate(my_1f1b(P, M))[1]}")
+assert my_peaks(my_1f1b(P, M)) == [P - s for s in range(P)], (
+    f"{my_peaks(my_1f1b(P, M))} != {[P - s for s in range(P)]}")
 
 # %% [markdown] lang="en"
 # Both schedules take the same time: the same fill at the start and drain at the end, so
@@ -335,8 +351,9 @@ assert my_peaks(my_1f1b(P, M)) == [P - s for s in range(P)]
 # کتابخانه همین دو اجرا را رسم می‌کند (فصل زمان‌بندی‌های خط لوله هم آن‌ها را نشان می‌دهد):
 
 # %%
-assert pipeline_chapter.EXAMPLE == (P, M)
-assert (pipeline_chapter.DURATIONS.fwd, pipeline_chapter.DURATIONS.bwd) == (FWD, BWD)
+assert pipeline_chapter.EXAMPLE == (P, M), f"{pipeline_chapter.EXAMPLE} != {(P, M)}"
+assert (pipeline_chapter.DURATIONS.fwd, pipeline_chapter.DURATIONS.bwd) == (FWD, BWD), (
+    f"{(pipeline_chapter.DURATIONS.fwd, pipeline_chapter.DURATIONS.bwd)} != {(FWD, BWD)}")
 for name in MINE:
     display(HTML(pipeline_chapter.gantt(name, LOCALE)))
 
@@ -376,10 +393,13 @@ rows = []
 for m in (1, 2, 4, 8, 16, 32):
     _, _, mine = my_simulate(my_1f1b(P, m))
     closed = Fraction(P - 1, m + P - 1)
-    assert mine == closed == bubble_fraction("1f1b", P, m)
-    assert my_simulate(my_gpipe(P, m))[2] == mine
+    library_bubble = bubble_fraction("1f1b", P, m)
+    assert mine == closed == library_bubble, (
+        f"{m=}: {mine} != {closed} or {closed} != {library_bubble}")
+    assert my_simulate(my_gpipe(P, m))[2] == mine, (
+        f"{m=}: {my_simulate(my_gpipe(P, m))[2]} != {mine}")
     over_ideal = Fraction(P - 1, m)
-    assert over_ideal == bubble_over_ideal(P, m)
+    assert over_ideal == bubble_over_ideal(P, m), f"{m=}: {over_ideal} != {bubble_over_ideal(P, m)}"
     rows.append((n(m), percent(mine), percent(closed), percent(over_ideal)))
 table([t("microbatches"), t("bubble_yours"), t("bubble_formula"), t("over_ideal")], rows,
       [True, True, True, True])

@@ -170,7 +170,7 @@ def my_mlp(x, gate, up, down):
 
 y = my_mlp(x, weights.gate, weights.up, weights.down)
 checks.append(("own_vs_library", difference(y, swiglu_mlp(x, weights))))
-assert checks[-1][1] < 1e-14
+assert checks[-1][1] < 1e-14, f"{checks[-1][1]} >= 1e-14"
 
 # %% [markdown] lang="en"
 # ## Split the first two matrices by columns
@@ -217,7 +217,7 @@ hidden = [silu(x @ g) * (x @ u) for g, u in zip(gate_cols, up_cols)]
 #[fa] (N, f)
 full_hidden = silu(x @ weights.gate) * (x @ weights.up)
 checks.append(("column_concat", difference(np.concatenate(hidden, axis=1), full_hidden)))
-assert checks[-1][1] < 1e-14
+assert checks[-1][1] < 1e-14, f"{checks[-1][1]} >= 1e-14"
 
 # %% [markdown] lang="en"
 # ## Then split the last matrix by rows
@@ -258,7 +258,7 @@ down_rows = np.split(weights.down, TP, axis=0)
 partials = [h_r @ d_r for h_r, d_r in zip(hidden, down_rows)]
 reduced = ring_all_reduce(partials)
 checks.append(("row_sum", max(difference(out, y) for out in reduced.outputs)))
-assert checks[-1][1] < 1e-14
+assert checks[-1][1] < 1e-14, f"{checks[-1][1]} >= 1e-14"
 
 # %% [markdown] lang="en"
 # ## Why not the other order?
@@ -298,7 +298,7 @@ gate_rows = np.split(weights.gate, TP, axis=0)
 up_rows = np.split(weights.up, TP, axis=0)
 wrong = sum(silu(xr @ g) * (xr @ u) for xr, g, u in zip(x_cols, gate_rows, up_rows))
 checks.append(("activation_on_partials", difference(wrong, full_hidden)))
-assert checks[-1][1] > 0.1
+assert checks[-1][1] > 0.1, f"{checks[-1][1]} <= 0.1"
 
 table([t("check"), t("max_error")],
       [(t(what), format_scientific(value, LOCALE)) for what, value in checks], [False, True])
@@ -344,11 +344,15 @@ for out in result.rank_outputs:
     #[en] every rank holds the same output
     #[ca] tots els rangs tenen la mateixa sortida
     #[fa] همهٔ رنک‌ها خروجی یکسانی دارند
-    assert np.array_equal(out, result.rank_outputs[0])
-    assert difference(out, y) < 1e-14
-assert result.comm.all_reduces == 1 and result.comm.backward_all_reduces == 1
-assert result.comm.sent_bytes == reduced.sent_bytes
-assert all(b == ring_bytes("all_reduce", y.nbytes, TP) for b in reduced.sent_bytes)
+    assert np.array_equal(out, result.rank_outputs[0]), (
+        f"max |diff| = {np.abs(out - result.rank_outputs[0]).max()}")
+    assert difference(out, y) < 1e-14, f"{difference(out, y)} >= 1e-14"
+assert result.comm.all_reduces == 1 and result.comm.backward_all_reduces == 1, (
+    f"{(result.comm.all_reduces, result.comm.backward_all_reduces)} != (1, 1)")
+assert result.comm.sent_bytes == reduced.sent_bytes, (
+    f"{result.comm.sent_bytes} != {reduced.sent_bytes}")
+assert all(b == ring_bytes("all_reduce", y.nbytes, TP) for b in reduced.sent_bytes), (
+    f"{reduced.sent_bytes} != {ring_bytes('all_reduce', y.nbytes, TP)}")
 
 #[en] (N, h): some gradient arriving from above
 #[ca] (N, h): un gradient qualsevol que arriba de les capes de sobre
@@ -365,12 +369,15 @@ mine = [swiglu_mlp_backward(x, shard, grad_y) for shard in shards]
 #[fa] all-reduce گذر رو به عقب
 my_input_grad = sum(m.x for m in mine)
 library = megatron_mlp_backward(x, weights, grad_y, TP)
-assert library.comm.all_reduces == 1
+assert library.comm.all_reduces == 1, f"{library.comm.all_reduces} != 1"
 for rank in range(TP):
-    assert difference(library.grad_input[rank], my_input_grad) < 1e-14
+    assert difference(library.grad_input[rank], my_input_grad) < 1e-14, (
+        f"{rank=}: {difference(library.grad_input[rank], my_input_grad)} >= 1e-14")
     for name in ("gate", "up", "down"):
-        assert np.array_equal(getattr(library.weight_grads[rank], name),
-                              getattr(mine[rank].weights, name))
+        library_grad = getattr(library.weight_grads[rank], name)
+        my_grad = getattr(mine[rank].weights, name)
+        assert np.array_equal(library_grad, my_grad), (
+            f"{rank=} {name=}: max |diff| = {np.abs(library_grad - my_grad).max()}")
 weight_grad_error = max(
     difference(np.concatenate([getattr(m.weights, name) for m in mine], axis=axis),
                getattr(single.weights, name))
@@ -416,12 +423,13 @@ print(f"{t('sent_rank')}: {format_quantity(reduced.sent_bytes[0], 'bytes', LOCAL
 model = get_model("llama3-70b")
 SEQ, MICRO_BATCH, BF16_BYTES = 8192, 1, 2
 count = block_allreduce_count()
-assert (count.forward, count.backward) == (2, 2)
+assert (count.forward, count.backward) == (2, 2), f"{(count.forward, count.backward)} != (2, 2)"
 activation = SEQ * MICRO_BATCH * model.hidden_size * BF16_BYTES
 rows = []
 for tp in (2, 4, 8):
     mine = 4 * 2 * (tp - 1) * activation / tp
-    assert mine == tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)
+    assert mine == tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp), (
+        f"{tp=}: {mine} != {tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)}")
     rows.append((format_number(tp, LOCALE), format_quantity(mine, "MB", LOCALE),
                  format_quantity(mine * model.num_layers, "GB", LOCALE, digits=1)))
 table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_micro_batch')}"],
@@ -433,7 +441,7 @@ print(f"{nvlink.display_name} ÷ {network.display_name}: {format_quantity(speedu
 #[en] the text below: several times
 #[ca] el text de sota: diverses vegades més
 #[fa] متن زیر: چند برابر
-assert speedup >= 3
+assert speedup >= 3, f"{speedup} < 3"
 
 # %% [markdown] lang="en"
 # Most of those bytes are on the critical path: in the forward, the next matrix product

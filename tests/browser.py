@@ -4,6 +4,7 @@ check that a page fetched nothing from another host. Test modules import the fix
 
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -20,7 +21,8 @@ from tests.test_site_built import SITE
 __all__ = ["CHROMIUM", "CHROMIUM_ARGS", "HOST", "SCREENSHOTS", "WidgetUnderTest", "browser",
            "elsewhere", "only_local", "screenshot", "server", "site", "widget_tabs"]
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's chromium here; the CHROMIUM variable names another (a CI runner's Chrome)."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic"]

@@ -190,11 +190,17 @@ def test_only_serve_reuses_lab_renderings(command, reused):
     plugin = DistlessonPlugin()
     plugin.on_startup(command=command, dirty=False)
 
+    runs = []
+
     def execute(config, files):
-        pass
+        runs.append(1)
+        page.content, page.toc = "out", []
 
     page = SimpleNamespace(file=SimpleNamespace(src_uri="labs/memory.en.py",
                                                 abs_src_path=str(lab_path("labs/memory", "en"))),
                            render=execute)
-    plugin.on_pre_page(page, config=SimpleNamespace(plugins={}), files=None)
-    assert (page.render is not execute) == reused
+    config = SimpleNamespace(plugins={}, config_file_path=str(ROOT / "mkdocs.yml"))
+    plugin.on_pre_page(page, config=config, files=None)
+    page.render(config, None)
+    page.render(config, None)  # a rebuild with nothing changed
+    assert len(runs) == (1 if reused else 2)

@@ -129,6 +129,10 @@ def test_batch_that_cannot_be_made():
     with pytest.raises(ValueError, match="dp=8 x micro_batch=1 sequences of 8192"):
         evaluate(arch, Cluster(gpu="h100-sxm", num_gpus=8), Layout(dp=8), seq_len=8192,
                  tokens_per_step=12 * 8192)
+    with pytest.raises(ValueError, match=r"dp=64 replicas .* need at least 5\.243e\+05 "
+                       r"tokens per step, more than 2\.621e\+05: too many GPUs"):
+        evaluate(arch, Cluster(gpu="h100-sxm", num_gpus=64), Layout(dp=64), seq_len=8192,
+                 tokens_per_step=32 * 8192)
     with pytest.raises(ValueError, match="at least one micro-batch"):
         plan(arch, Cluster(gpu="h100-sxm", num_gpus=8), seq_len=8192, tokens_per_step=100)
     with pytest.raises(ValueError, match="unknown options"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -58,12 +59,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_NEGATIVE = re.compile(r"^-(?:\d|\.\d)")
+
+
+def _attach_negative_values(argv: Sequence[str]) -> list[str]:
+    """``--params -7e9`` as ``--params=-7e9``: argparse takes "-7e9" (unlike "-7") for an
+    option and answers "expected one argument"; attached, the option's own check refuses
+    the value with a clear message."""
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1].startswith("--") and "=" not in out[-1] and _NEGATIVE.match(token):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status: 0, 2 for bad input, 1 when a result
     reports a failed check (``"passed": false``, as ``engine`` does)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_attach_negative_values(
+            sys.argv[1:] if argv is None else argv))
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
     try:

@@ -165,12 +165,19 @@ class _Search:
         return None
 
     def microbatches(self, dp: int) -> tuple[int, str | None]:
-        """Micro-batches per replica nearest to the tokens asked for, or 0 and why not."""
-        m = round(self.tokens / (self.seq * self.micro_batch * dp))
-        actual = m * dp * self.micro_batch * self.seq
-        if m < 1 or abs(actual - self.tokens) > self.tolerance * self.tokens:
+        """Micro-batches per replica nearest to the tokens asked for, or 0 and why not:
+        too many replicas for the batch, or a batch that whole micro-batches miss."""
+        one_each = self.seq * self.micro_batch * dp  # tokens if every replica runs one
+        m = round(self.tokens / one_each)
+        if m < 1:
+            return 0, (f"dp={dp} replicas of micro_batch={self.micro_batch} x seq_len="
+                       f"{self.seq} need at least {one_each:.4g} tokens per step, more than "
+                       f"{self.tokens:.4g}: too many GPUs for this batch")
+        actual = m * one_each
+        if abs(actual - self.tokens) > self.tolerance * self.tokens:
             return 0, (f"dp={dp} x micro_batch={self.micro_batch} sequences of {self.seq} "
-                       f"cannot make {self.tokens:.4g} tokens within {self.tolerance:.0%}")
+                       f"cannot make {self.tokens:.4g} tokens within {self.tolerance:.0%} "
+                       f"(nearest: {m} micro-batches, {actual:.4g} tokens)")
         return m, None
 
     def schedules(self, pp: int, m: int) -> list[tuple[str, int]]:

@@ -17,7 +17,9 @@ Two jobs, for the plugin and for the tests:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import itertools
 import posixpath
 import re
 from collections.abc import Hashable
@@ -38,6 +40,8 @@ __all__ = [
     "dress_lab_page",
     "is_lab",
     "lab_cells",
+    "lab_failure",
+    "report_failures",
     "reuse_rendering",
 ]
 
@@ -213,3 +217,68 @@ def lab_cells(path: Path) -> LabCells:
         elif cell.cell_type == "markdown":
             markdown.append(cell.source)
     return LabCells(found[0] if found else None, len(found), tuple(code), tuple(markdown))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+_RULE = "------------------"
+
+
+def lab_failure(error: Exception, *, src_uri: str, sources: Path) -> str:
+    """A lab's failing cell as an author wants it: the lab's source file and line, the error
+    and its message (an assertion's compared values), the line itself; no colour codes, no
+    pages of nbclient's traceback. ``error`` is nbclient's CellExecutionError."""
+    ename, evalue = getattr(error, "ename", type(error).__name__), getattr(error, "evalue", "")
+    text = _ANSI.sub("", str(error))
+    cell = text.split(_RULE + "\n", 1)[-1].split("\n" + _RULE, 1)[0].split("\n")
+    found = _CELL_LINE.search(text)
+    line_in_cell = int(found.group(1)) if found else 1
+    failing = cell[line_in_cell - 1] if 0 < line_in_cell <= len(cell) else ""
+    name = PurePosixPath(src_uri).name.split(".")[0]
+    source = sources / f"{name}.py"
+    where, number = f"docs/{src_uri}", line_in_cell
+    if source.exists():
+        lines = source.read_text(encoding="utf-8").split("\n")
+        first = next((c for c in cell if c.strip() and not c.lstrip().startswith("#")), "")
+        start = next((i for i, s in enumerate(lines) if s == first), 0)
+        hit = next((i for i in range(start, len(lines)) if lines[i] == failing), None)
+        if hit is not None:
+            where, number = f"{sources.name}/{name}.py", hit + 1
+    return (f"{where}:{number}: {ename}: {evalue}\n    {failing.strip()}\n"
+            f"(the notebook docs/{src_uri}, line {line_in_cell} of its cell)")
+
+
+@contextlib.contextmanager
+def stable_cell_ids():
+    """Number a notebook's cells in order while it is read: nbformat gives each new cell a
+    random id, which the rendered page shows, so two builds of the same lab would differ."""
+    from nbformat.v4 import nbbase
+
+    counter = itertools.count(1)
+    random = nbbase.random_cell_id
+    nbbase.random_cell_id = lambda: f"cell-{next(counter)}"
+    try:
+        yield
+    finally:
+        nbbase.random_cell_id = random
+
+
+def report_failures(page, *, sources: Path) -> None:
+    """Wrap the lab's ``page.render`` so that a failing cell stops the build with
+    :func:`lab_failure`'s few lines instead of nbclient's traceback (and the cells get
+    stable ids, :func:`stable_cell_ids`)."""
+    from mkdocs.exceptions import PluginError
+
+    render = page.render
+
+    def render_or_report(config, files) -> None:
+        try:
+            with stable_cell_ids():
+                render(config, files)
+        except Exception as error:
+            if not hasattr(error, "ename"):
+                raise
+            raise PluginError(lab_failure(error, src_uri=page.file.src_uri,
+                                          sources=sources)) from None
+
+    page.render = render_or_report

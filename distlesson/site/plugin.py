@@ -2,6 +2,10 @@
 
 - ``on_page_markdown`` replaces ``{{ name }}`` placeholders with the library's figures,
   formatted for the page's language; an unknown name aborts the build naming page and line.
+  It also names every executed fence after its place in the source
+  (:func:`label_exec_blocks`), so that a failing block is reported as
+  ``<code block: id docs/planning.en.md:74>`` with its own line, and markdown-exec keeps one
+  module per block across rebuilds instead of registering a new one each time.
 - ``on_serve`` watches the ``distlesson`` package; ``on_pre_build`` drops its modules when a
   source file changed, so ``mkdocs serve`` shows an edited formula on the next rebuild while
   the three language builds of one rebuild share one computation of every figure.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -28,7 +33,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from distlesson.site import lab_sources, labs
 
-__all__ = ["DistlessonPlugin", "page_locale"]
+__all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
 
 log = logging.getLogger("mkdocs.plugins.distlesson")
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -39,6 +44,32 @@ def page_locale(src_uri: str, default: str = "en") -> str:
     """``why.fa.md`` -> ``fa``; a file without a language suffix is in the default language."""
     parts = Path(src_uri).name.split(".")
     return parts[-2] if len(parts) >= 3 and len(parts[-2]) == 2 else default
+
+
+_EXEC_FENCE = re.compile(
+    r"^\s*(`{3,}|~{3,})\s*(?:python|py|pycon|console|sh|bash)\b(?P<options>.*)$")
+_EXECUTED = re.compile(r"""\bexec=["']?(?:on|true|yes|1)\b""")
+
+
+def label_exec_blocks(markdown: str, *, where: str, first_line: int = 1) -> str:
+    """Give every executed fence without an ``id`` the id ``where:LINE`` (its line in the
+    source file, ``first_line`` being the line of the markdown's first line)."""
+    lines = markdown.split("\n")
+    for i, line in enumerate(lines):
+        found = _EXEC_FENCE.match(line)
+        if found and _EXECUTED.search(found["options"]) and "id=" not in found["options"]:
+            lines[i] = f'{line} id="{where}:{first_line + i}"'
+    return "\n".join(lines)
+
+
+def _first_line(page, markdown: str) -> int:
+    """The source line where ``markdown`` starts (after any front matter)."""
+    try:
+        source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+    except (OSError, TypeError):
+        return 1
+    head = source[: len(source) - len(markdown)] if source.endswith(markdown) else ""
+    return head.count("\n") + 1
 
 
 def _lab_sources(config) -> Path:
@@ -98,6 +129,8 @@ class DistlessonPlugin(BasePlugin):
 
     @event_priority(-50)  # after mkdocs-jupyter's on_pre_page, which set page.render
     def on_pre_page(self, page, config, files):
+        if labs.is_lab(page.file.src_uri) and hasattr(page, "render"):
+            labs.report_failures(page, sources=_lab_sources(config))
         if self._serving and labs.is_lab(page.file.src_uri):
             jupyter = config.plugins.get("mkdocs-jupyter")
             options = repr(sorted(jupyter.config.items())) if jupyter is not None else ""
@@ -124,9 +157,11 @@ class DistlessonPlugin(BasePlugin):
         figures = importlib.import_module("distlesson.site.figures")
         placeholders = importlib.import_module("distlesson.site.placeholders")
         locale = page_locale(page.file.src_uri)
+        where = f"docs/{page.file.src_uri}"
+        markdown = label_exec_blocks(markdown, where=where,
+                                     first_line=_first_line(page, markdown))
         try:
             return placeholders.resolve_placeholders(
-                markdown, locale, figures.figure_registry(),
-                where=f"docs/{page.file.src_uri}")
+                markdown, locale, figures.figure_registry(), where=where)
         except placeholders.UnknownFigureError as error:
             raise PluginError(str(error)) from None
