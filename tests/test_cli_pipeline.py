@@ -64,7 +64,7 @@ def test_zb_h1(capsys):
     (["--stages", "4", "--microbatches", "8", "--schedule", "interleaved"],
      "--chunks=1 must be >= 2 with --schedule interleaved"),
     (["--stages", "4", "--microbatches", "8", "--fwd", "0"],
-     "argument --fwd: --fwd='0' must be a number > 0, such as 2, 1.5 or 1/2"),
+     "argument --fwd: --fwd='0' must be a number > 0 and at most 1,000,000,000,000, such as"),
     (["--stages", "4", "--microbatches", "8", "--bwd", "1/0"], "--bwd='1/0' must be a number"),
     (["--stages", "4", "--microbatches", "8", "--wgrad", "3"],
      "--wgrad=3 must be at most --bwd=2"),

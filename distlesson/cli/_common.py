@@ -15,11 +15,12 @@ from distlesson.catalog.shapes import (
     load_config,
 )
 from distlesson.claims.claim import placeholders
+from distlesson.memory.states import MAX_PARAMS
 from distlesson.site.placeholders import PLACEHOLDER
 from distlesson.units import GB, MB, TB, parse_quantity
 
-__all__ = ["Parser", "Result", "add_model", "format_figure", "model_from_args", "model_name",
-           "number", "params_type", "positive_int", "resolve_placeholders"]
+__all__ = ["COUNT_LIMIT", "Parser", "Result", "add_model", "format_figure", "model_from_args",
+           "model_name", "number", "params_type", "positive_int", "resolve_placeholders"]
 
 Result = tuple[dict[str, Any], str]
 """A subcommand's output: a JSON-ready dict and its text rendering."""
@@ -40,6 +41,9 @@ def params_type(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
     if value <= 0 or value != int(value):
         raise argparse.ArgumentTypeError(f"--params={text!r} must be a positive whole number")
+    if value > PARAMS_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"--params={text} is beyond any real model; allowed: up to {PARAMS_LIMIT:.0e}")
     return int(value)
 
 
@@ -74,7 +78,13 @@ def model_name(args: argparse.Namespace) -> str | None:
             or getattr(args, "arch", None))
 
 
-def positive_int(name: str) -> Callable[[str], int]:
+PARAMS_LIMIT = MAX_PARAMS
+COUNT_LIMIT = 10**8
+"""The largest count the command line takes: tokens per sequence, GPUs or micro-batches
+beyond it describe no real run, and would only make a calculator spin or overflow."""
+
+
+def positive_int(name: str, limit: int = COUNT_LIMIT) -> Callable[[str], int]:
     def convert(text: str) -> int:
         try:
             value = int(text)
@@ -82,6 +92,9 @@ def positive_int(name: str) -> Callable[[str], int]:
             value = 0
         if value < 1:
             raise argparse.ArgumentTypeError(f"{name}={text!r} must be a positive integer")
+        if value > limit:
+            raise argparse.ArgumentTypeError(
+                f"{name}={text} is beyond any real run; allowed: 1 to {limit:,}")
         return value
 
     return convert

@@ -21,8 +21,13 @@ from ._common import Result, add_model, model_from_args, model_name, number, pos
 __all__ = ["add", "positive_quantity", "run"]
 
 
-def positive_quantity(name: str) -> Callable[[str], float]:
-    """An option type: a positive number, written as 16e6, 16M or 13.3."""
+QUANTITY_LIMIT = 1e15
+"""The largest quantity the command line takes (tokens per step, seconds, GPU-hours,
+dollars per hour): a run beyond it has never been, and floats lose their meaning."""
+
+
+def positive_quantity(name: str, limit: float = QUANTITY_LIMIT) -> Callable[[str], float]:
+    """An option type: a positive number, written as 16e6, 16M or 13.3, at most ``limit``."""
 
     def convert(text: str) -> float:
         try:
@@ -31,6 +36,9 @@ def positive_quantity(name: str) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(str(error)) from None
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{name}={text!r} must be positive")
+        if value > limit:
+            raise argparse.ArgumentTypeError(
+                f"{name}={text} is beyond any real run; allowed: up to {limit:.0e}")
         return value
 
     return convert

@@ -14,6 +14,11 @@ from ._common import Result, format_figure, number, positive_int
 __all__ = ["add", "run"]
 
 
+_LONGEST = 10**12
+"""The longest duration taken, in --fwd's units: beyond it a float overflows long before a
+real schedule is described."""
+
+
 def _duration(name: str) -> Callable[[str], Fraction]:
     """A duration: an exact number, written 2, 1.5 or 1/2; --wgrad may be 0."""
     def convert(text: str) -> Fraction:
@@ -21,10 +26,11 @@ def _duration(name: str) -> Callable[[str], Fraction]:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
             value = Fraction(-1)
-        if value < 0 or (value == 0 and name != "--wgrad"):
+        if value < 0 or (value == 0 and name != "--wgrad") or value > _LONGEST:
             allowed = ">= 0" if name == "--wgrad" else "> 0"
             raise argparse.ArgumentTypeError(
-                f"{name}={text!r} must be a number {allowed}, such as 2, 1.5 or 1/2")
+                f"{name}={text!r} must be a number {allowed} and at most {_LONGEST:,}, such "
+                "as 2, 1.5 or 1/2")
         return value
 
     return convert

@@ -24,17 +24,27 @@ def job_mtbf(gpus: int, per_gpu_hour: float) -> float:
     """Mean time between failures of a job on ``gpus`` GPUs: 3600 / (rate x GPUs), seconds.
 
     Assumes failures independent across GPUs (a Poisson process per GPU)."""
-    if gpus < 1 or not per_gpu_hour > 0:
-        raise ValueError(f"gpus={gpus!r} and per_gpu_hour={per_gpu_hour!r} must be positive")
-    return 3600 / (per_gpu_hour * gpus)
+    if not isinstance(gpus, int) or isinstance(gpus, bool) or gpus < 1:
+        raise ValueError(f"gpus={gpus!r} must be a positive whole number")
+    _finite_positive(per_gpu_hour=per_gpu_hour)
+    mtbf = 3600 / (per_gpu_hour * gpus)
+    _finite_positive(mtbf=mtbf)
+    return mtbf
 
 
 def young_interval(checkpoint_write_time: float, mtbf: float) -> float:
     """Young's (1974) optimal checkpoint interval sqrt(2 x write time x MTBF), seconds."""
-    if not checkpoint_write_time > 0 or not mtbf > 0:
-        raise ValueError(f"checkpoint_write_time={checkpoint_write_time!r} and "
-                         f"mtbf={mtbf!r} must be positive")
-    return math.sqrt(2 * checkpoint_write_time * mtbf)
+    _finite_positive(checkpoint_write_time=checkpoint_write_time, mtbf=mtbf)
+    interval = math.sqrt(2 * checkpoint_write_time * mtbf)
+    _finite_positive(interval=interval)
+    return interval
+
+
+def _finite_positive(**values: float) -> None:
+    for name, value in values.items():
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or not value > 0:
+            raise ValueError(f"{name}={value!r} must be a finite number > 0")
 
 
 @dataclass(frozen=True)

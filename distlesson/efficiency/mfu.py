@@ -31,6 +31,7 @@ under the 6N count, which has no attention term).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -143,9 +144,13 @@ def step_flops(model: Model, *, seq_len: int, tokens_per_step: float,
 
 
 def _positive(**values: float) -> None:
+    """Each value a finite real number > 0 (gpus a whole number), or ValueError naming it."""
     for name, value in values.items():
-        if not value > 0:
-            raise ValueError(f"{name}={value!r} must be positive")
+        number = isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or not value > 0:
+            raise ValueError(f"{name}={value!r} must be a finite number > 0")
+        if name == "gpus" and value != int(value):
+            raise ValueError(f"gpus={value!r} must be a whole number of GPUs")
 
 
 def ideal_step_time(model_flops: float, *, gpus: int, peak_flops: float) -> float:
@@ -154,16 +159,27 @@ def ideal_step_time(model_flops: float, *, gpus: int, peak_flops: float) -> floa
     Equation: model FLOPs / (GPUs x peak). Units: seconds. MFU = ideal / actual step time.
     """
     _positive(model_flops=model_flops, gpus=gpus, peak_flops=peak_flops)
-    return float(model_flops) / (gpus * peak_flops)
+    seconds = float(model_flops) / (gpus * peak_flops)
+    if not math.isfinite(seconds) or seconds == 0:
+        raise ValueError(f"model_flops={model_flops!r} over gpus={gpus!r} x peak_flops="
+                         f"{peak_flops!r} gives {seconds} s, outside what a float measures")
+    return seconds
 
 
 def mfu(model_flops: float, *, step_time: float, gpus: int, peak_flops: float) -> float:
     """Model FLOPs utilisation: model FLOPs / (step time x GPUs x peak), a fraction.
 
     Chowdhery et al. 2022 (PaLM), appendix B. Recomputed FLOPs are not model FLOPs.
+    ValueError when it would exceed 1: no step beats the GPUs' peak, so a step time, token
+    count or GPU count is wrong.
     """
     _positive(step_time=step_time)
-    return ideal_step_time(model_flops, gpus=gpus, peak_flops=peak_flops) / step_time
+    ideal = ideal_step_time(model_flops, gpus=gpus, peak_flops=peak_flops)
+    if not math.isfinite(step_time) or ideal > step_time:
+        raise ValueError(f"step_time={step_time!r} s is shorter than the {ideal:.4g} s these "
+                         f"FLOPs take at peak on {gpus} GPUs (a utilisation above 1): a step "
+                         "time, token count or GPU count is wrong")
+    return ideal / step_time
 
 
 def hfu(hardware_flops: float, *, step_time: float, gpus: int, peak_flops: float) -> float:

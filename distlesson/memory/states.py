@@ -91,15 +91,26 @@ class MemoryBreakdown:
         return result
 
 
+MAX_PARAMS = 10**15
+"""A quadrillion parameters, a thousand times today's largest models: beyond it a count is
+a typing error, and its bytes no longer fit a float."""
+
+
 def _resolve(model_or_params: Architecture | float | int) -> tuple[int, object]:
     """(parameter count, what optimizer_state_bytes needs: tensors or the count)."""
     if isinstance(model_or_params, Architecture):
         return model_or_params.num_params, parameter_tensors(model_or_params)
+    if isinstance(model_or_params, bool) or not isinstance(model_or_params,
+                                                           int | float | Fraction):
+        raise TypeError(f"params={model_or_params!r} must be an Architecture or a count")
     if isinstance(model_or_params, float) and not math.isfinite(model_or_params):
         raise ValueError(f"params={model_or_params!r} must be a positive whole number")
     count = Fraction(model_or_params)
     if count <= 0 or count.denominator != 1:
         raise ValueError(f"params={model_or_params!r} must be a positive whole number")
+    if count > MAX_PARAMS:
+        raise ValueError(f"params={model_or_params!r} is beyond any real model; allowed: up "
+                         f"to {MAX_PARAMS:.0e}")
     return int(count), int(count)
 
 
@@ -206,6 +217,10 @@ def per_gpu_states(states: MemoryBreakdown, layout: Layout) -> MemoryBreakdown:
     distributed optimizer also folds the cp ranks into that group: not modelled).
     Units: bytes, exact.
     """
+    if not isinstance(states, MemoryBreakdown):
+        raise TypeError(f"states={states!r} must be a MemoryBreakdown (from model_states)")
+    if not isinstance(layout, Layout):
+        raise TypeError(f"layout={layout!r} must be a Layout")
     model_parallel = layout.tp * layout.pp
 
     def over(stage: int) -> int:
@@ -220,6 +235,9 @@ def min_gpus(total_bytes: float | Fraction, gpu_memory_bytes: float | Fraction) 
     Computed on exact rationals, so 1120e9 / 80e9 gives 14, not 15 from a float residue.
     Assumes the bytes can be split freely (as ZeRO-3 does). Units: a count.
     """
+    for name, value in (("total_bytes", total_bytes), ("gpu_memory_bytes", gpu_memory_bytes)):
+        if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+            raise TypeError(f"{name}={value!r} must be a number of bytes")
     total = _exact(total_bytes, "total_bytes")
     memory = _exact(gpu_memory_bytes, "gpu_memory_bytes")
     if memory == 0:

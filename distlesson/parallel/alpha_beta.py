@@ -55,6 +55,11 @@ class LinkModel:
     """beta: achieved bus bandwidth, bytes/s."""
 
 
+MAX_BYTES = 1e18
+"""An exabyte: more than any collective moves, and still exact in a float's sums."""
+MAX_RANKS = 10**8
+
+
 def bus_factor(op: Op, ranks: int) -> float:
     """Bus bytes per array byte (NCCL-tests): 2(n-1)/n, (n-1)/n or 1."""
     _check(op, ranks)
@@ -68,8 +73,8 @@ def bus_factor(op: Op, ranks: int) -> float:
 def _check(op: str, ranks: int) -> None:
     if op not in OPS:
         raise ValueError(f"op={op!r} is not known; allowed: {', '.join(OPS)}")
-    if not isinstance(ranks, int) or isinstance(ranks, bool) or ranks < 1:
-        raise ValueError(f"ranks={ranks!r} must be a positive integer")
+    if not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= MAX_RANKS:
+        raise ValueError(f"ranks={ranks!r} must be a whole number from 1 to {MAX_RANKS:.0e}")
     if op == "send-recv" and ranks != 2:
         raise ValueError(f"ranks={ranks} for send-recv; allowed: 2 (one sender, one receiver)")
 
@@ -119,8 +124,9 @@ def collective_time(op: Op, size: float, ranks: int, link: LinkModel | str,
                     algorithm: Algorithm = "ring") -> CollectiveTime:
     """Time of ``op`` on ``size`` bytes among ``ranks`` ranks of one link (no hierarchy)."""
     _check(op, ranks)
-    if not (isinstance(size, int | float) and math.isfinite(size) and size >= 0):
-        raise ValueError(f"size={size!r} must be a finite number of bytes >= 0")
+    if (isinstance(size, bool) or not isinstance(size, int | float)
+            or not (math.isfinite(size) and 0 <= size <= MAX_BYTES)):
+        raise ValueError(f"size={size!r} must be a number of bytes from 0 to {MAX_BYTES:.0e}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm={algorithm!r} is not known; allowed: {', '.join(ALGORITHMS)}")
     model = link_model(link) if isinstance(link, str) else link

@@ -84,11 +84,21 @@ class Schedule:
                              f"pp={self.pp}; need one row per stage")
 
 
+MAX_OPERATIONS = 10**7
+"""The most operations a schedule may list (stages x micro-batches x chunks x 2 or 3): far
+beyond any real step, and small enough that building and simulating it ends in seconds."""
+
+
 def _check_sizes(pp: int, num_microbatches: int, chunks: int = 1) -> None:
     for name, value in (("pp", pp), ("num_microbatches", num_microbatches),
                         ("chunks", chunks)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name}={value!r} must be a positive integer")
+    operations = 3 * pp * num_microbatches * chunks
+    if operations > MAX_OPERATIONS:
+        raise ValueError(f"pp={pp} x num_microbatches={num_microbatches} x chunks={chunks} "
+                         f"gives about {operations:.3g} operations; allowed: up to "
+                         f"{MAX_OPERATIONS:.0e}")
 
 
 def gpipe(pp: int, num_microbatches: int) -> Schedule:

@@ -183,6 +183,11 @@ def simulate(schedule: Schedule, durations: Durations | None = None) -> Timeline
     Each op is placed once and a stage is revisited only when the op it waits for ends,
     so the cost is proportional to the number of ops.
     """
+    if not isinstance(schedule, Schedule):
+        raise TypeError(f"schedule={schedule!r} must be a Schedule (build one with "
+                        "build_schedule(name, pp, num_microbatches))")
+    if durations is not None and not isinstance(durations, Durations):
+        raise TypeError(f"durations={durations!r} must be a Durations")
     durations = durations or Durations()
     _check_ops(schedule)
     pp, m, v = schedule.pp, schedule.num_microbatches, schedule.chunks
