@@ -84,7 +84,8 @@ def test_recomputation_raises_hfu_not_mfu(arch):
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: mfu(1.0, step_time=0, gpus=1, peak_flops=1.0), "step_time=0 must be a finite number > 0"),
+    (lambda: mfu(1.0, step_time=0, gpus=1, peak_flops=1.0),
+     "step_time=0 must be a finite number > 0"),
     (lambda: ideal_step_time(1.0, gpus=0, peak_flops=1.0), "gpus=0 must be a finite number > 0"),
     (lambda: six_n_flops_per_token(0), "params=0 must be a positive integer"),
 ])

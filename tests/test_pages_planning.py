@@ -65,3 +65,18 @@ def test_every_ranked_config_fits_and_sums():
         result, _ = page._plan(case)
         assert all(c.fits for c in result.configs)
         assert all(c.dp * c.tp * c.pp * c.cp == page.CASES[case].gpus for c in result.configs)
+
+
+def test_70b_prose_describes_the_winner():
+    # the prose says: tensor parallelism inside a server, ZeRO-sharded data parallelism, no
+    # pipeline and no context parallelism; a different winner must change the prose
+    assert figure("plan.70b_best_tp") in (2, 4, 8)
+    assert figure("plan.70b_best_zero") >= 1
+    assert (figure("plan.70b_best_pp"), figure("plan.70b_best_cp")) == (1, 1)
+    result, _ = page._plan("70b")
+    assert result.configs[1].pp > 1  # "the layouts just behind it add a pipeline"
+
+
+def test_tables_show_mfu_and_hfu_not_fit():
+    header = page.plan_table("70b", "en").splitlines()[0]
+    assert header.rstrip(" |").endswith("MFU | HFU") and "Fits" not in header

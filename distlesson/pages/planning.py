@@ -64,13 +64,10 @@ _LABELS = {
     "recompute": {"en": "Recompute", "ca": "Recàlcul", "fa": "بازمحاسبه"},
     "schedule": {"en": "Schedule", "ca": "Planificació", "fa": "زمان‌بندی"},
     "memory": {"en": "Per GPU", "ca": "Per GPU", "fa": "در هر GPU"},
-    "fits": {"en": "Fits", "ca": "Hi cap", "fa": "جا می‌شود"},
     "step": {"en": "Step", "ca": "Pas", "fa": "گام"},
     "reason": {"en": "Rejected because", "ca": "Rebutjada perquè", "fa": "دلیل رد"},
     "count": {"en": "Configs", "ca": "Configuracions", "fa": "پیکربندی‌ها"},
     "example": {"en": "For example", "ca": "Per exemple", "fa": "برای نمونه"},
-    "yes": {"en": "yes", "ca": "sí", "fa": "بله"},
-    "no": {"en": "no", "ca": "no", "fa": "خیر"},
     "interleaved": {"en": "interleaved, v = {v}", "ca": "intercalada, v = {v}",
                     "fa": "درهم‌تنیده، v = {v}"},
 }
@@ -135,7 +132,8 @@ def _schedule(config: PlannedConfig, locale: str) -> str:
 
 
 def plan_table(case: str, locale: str) -> str:
-    """The case's best configs (the CLI's columns), best first."""
+    """The case's best configs (the CLI's columns), best first. Every ranked config fits, so
+    the table shows HFU (recomputation counted) where the CLI shows the fit."""
     result, _ = _plan(case)
     rows = []
     for i, c in enumerate(result.configs[:TOP], 1):
@@ -143,13 +141,13 @@ def plan_table(case: str, locale: str) -> str:
                      *(format_number(getattr(c, d), locale) for d in ("dp", "tp", "pp", "cp")),
                      format_number(c.zero, locale), _RECOMPUTE[c.recompute][locale],
                      _schedule(c, locale), format_quantity(c.per_gpu_bytes, "GB", locale, digits=1),
-                     _t("yes" if c.fits else "no", locale),
                      format_quantity(c.step_time, "s", locale, digits=2),
-                     format_percent(c.mfu, locale, digits=1)))
+                     format_percent(c.mfu, locale, digits=1),
+                     format_percent(c.hfu, locale, digits=1)))
     headers = (_t("rank", locale), "dp", "tp", "pp", "cp", _t("zero", locale),
                _t("recompute", locale), _t("schedule", locale), _t("memory", locale),
-               _t("fits", locale), _t("step", locale), "MFU")
-    numeric = (True, True, True, True, True, True, False, False, True, False, True, True)
+               _t("step", locale), "MFU", "HFU")
+    numeric = (True, True, True, True, True, True, False, False, True, True, True, True)
     return markdown_table(Table(headers, tuple(rows), numeric), locale)
 
 
