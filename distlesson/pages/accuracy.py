@@ -20,7 +20,7 @@ from distlesson.parallel.alpha_beta import link_model
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent
 from distlesson.render.scatter import agreement_scatter
-from distlesson.render.tables import Table, markdown_table
+from distlesson.render.tables import Table, ltr, markdown_table
 
 __all__ = ["BAND", "LLAMA3", "figures", "runs_table", "scatter", "terms_table"]
 
@@ -59,32 +59,26 @@ def _t(key: str, locale: str) -> str:
     return _LABELS[key][locale]
 
 
-def _ltr(text: str, locale: str) -> str:
-    """Text that reads left to right (Latin names, layouts, signed numbers) kept so on a
-    right-to-left page, where the bidirectional algorithm would reorder its parts."""
-    return f'<bdi dir="ltr">{text}</bdi>' if locale == "fa" else text
-
-
 def _layout(p: Prediction, locale: str) -> str:
     run = p.run
     parts = [f"TP\u00a0{format_number(run.tp, locale)}", f"PP\u00a0{format_number(run.pp, locale)}"]
     if run.cp > 1:
         parts.append(f"CP\u00a0{format_number(run.cp, locale)}")
     parts.append(f"DP\u00a0{format_number(run.dp, locale)}")
-    return _ltr(" · ".join(parts), locale)
+    return ltr(" · ".join(parts), locale)
 
 
 def _error(p: Prediction, locale: str) -> str:
     shown = round(p.error, 3)  # the sign of what the table shows, to one decimal of a percent
     sign = "+" if shown > 0 else ("−" if shown < 0 else "")
-    text = _ltr(sign + format_percent(abs(p.error), locale, digits=1), locale)
+    text = ltr(sign + format_percent(abs(p.error), locale, digits=1), locale)
     return _t("fitted", locale).format(error=text) if p.calibrates else text
 
 
 def _run_name(p: Prediction, locale: str) -> str:
     """Model, GPUs (the page's digits), and the paper, on two lines."""
     run = p.run
-    name = _ltr(f"{run.model.display_name}, {format_number(run.num_gpus, locale)} × "
+    name = ltr(f"{run.model.display_name}, {format_number(run.num_gpus, locale)} × "
                 f"{run.gpu.split('-')[0].upper()}", locale)
     if run.cp > 1:
         name += "، " if locale == "fa" else ", "

@@ -24,7 +24,7 @@ from distlesson.efficiency.step_time import Cluster, StepInputs
 from distlesson.memory.stages import Overheads
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_quantity
-from distlesson.render.tables import Table, markdown_table
+from distlesson.render.tables import Table, ltr, markdown_table
 
 __all__ = ["CASES", "LLAMA3_RUN", "TOP", "Case", "cli_command", "figures", "plan_table",
            "rejections_table"]
@@ -125,6 +125,9 @@ def cli_command(case: str) -> str:
             f"--precision {c.precision}")
 
 
+LAYOUT_DEGREES = ("dp", "tp", "pp", "cp")
+
+
 def _schedule(config: PlannedConfig, locale: str) -> str:
     if config.schedule == "1f1b":
         return "1F1B"
@@ -132,22 +135,23 @@ def _schedule(config: PlannedConfig, locale: str) -> str:
 
 
 def plan_table(case: str, locale: str) -> str:
-    """The case's best configs (the CLI's columns), best first. Every ranked config fits, so
-    the table shows HFU (recomputation counted) where the CLI shows the fit."""
+    """The case's best configs, best first. Every ranked config fits, so the table shows HFU
+    (recomputation counted) where the CLI shows the fit; the four degrees share one column so
+    that the answers (step, MFU) stay within a page's width."""
     result, _ = _plan(case)
     rows = []
     for i, c in enumerate(result.configs[:TOP], 1):
-        rows.append((format_number(i, locale),
-                     *(format_number(getattr(c, d), locale) for d in ("dp", "tp", "pp", "cp")),
+        degrees = " × ".join(format_number(getattr(c, d), locale) for d in LAYOUT_DEGREES)
+        rows.append((format_number(i, locale), ltr(degrees, locale),
                      format_number(c.zero, locale), _RECOMPUTE[c.recompute][locale],
                      _schedule(c, locale), format_quantity(c.per_gpu_bytes, "GB", locale, digits=1),
                      format_quantity(c.step_time, "s", locale, digits=2),
                      format_percent(c.mfu, locale, digits=1),
                      format_percent(c.hfu, locale, digits=1)))
-    headers = (_t("rank", locale), "dp", "tp", "pp", "cp", _t("zero", locale),
+    headers = (_t("rank", locale), ltr(" × ".join(LAYOUT_DEGREES), locale), _t("zero", locale),
                _t("recompute", locale), _t("schedule", locale), _t("memory", locale),
                _t("step", locale), "MFU", "HFU")
-    numeric = (True, True, True, True, True, True, False, False, True, True, True, True)
+    numeric = (True, False, True, False, False, True, True, True, True)
     return markdown_table(Table(headers, tuple(rows), numeric), locale)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from distlesson.render.numbers import check_locale
 
-__all__ = ["Table", "markdown_table"]
+__all__ = ["Table", "ltr", "markdown_table"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,13 @@ class Table:
         for i, row in enumerate(self.rows):
             if len(row) != width:
                 raise ValueError(f"row {i} has {len(row)} cells for {width} columns")
+
+
+def ltr(text: str, locale: str) -> str:
+    """Text that reads left to right (Latin names, layouts, signed numbers) kept so on a
+    right-to-left page, where the bidirectional algorithm would reorder its parts."""
+    check_locale(locale)
+    return f'<bdi dir="ltr">{text}</bdi>' if locale == "fa" else text
 
 
 def markdown_table(table: Table, locale: str) -> str:
