@@ -126,6 +126,7 @@ def cli_command(case: str) -> str:
 
 
 LAYOUT_DEGREES = ("dp", "tp", "pp", "cp")
+_TIMES = "\u00a0×\u00a0"  # no-break spaces: a layout reads on one line
 
 
 def _schedule(config: PlannedConfig, locale: str) -> str:
@@ -141,14 +142,14 @@ def plan_table(case: str, locale: str) -> str:
     result, _ = _plan(case)
     rows = []
     for i, c in enumerate(result.configs[:TOP], 1):
-        degrees = " × ".join(format_number(getattr(c, d), locale) for d in LAYOUT_DEGREES)
+        degrees = _TIMES.join(format_number(getattr(c, d), locale) for d in LAYOUT_DEGREES)
         rows.append((format_number(i, locale), ltr(degrees, locale),
                      format_number(c.zero, locale), _RECOMPUTE[c.recompute][locale],
                      _schedule(c, locale), format_quantity(c.per_gpu_bytes, "GB", locale, digits=1),
                      format_quantity(c.step_time, "s", locale, digits=2),
                      format_percent(c.mfu, locale, digits=1),
                      format_percent(c.hfu, locale, digits=1)))
-    headers = (_t("rank", locale), ltr(" × ".join(LAYOUT_DEGREES), locale), _t("zero", locale),
+    headers = (_t("rank", locale), ltr(_TIMES.join(LAYOUT_DEGREES), locale), _t("zero", locale),
                _t("recompute", locale), _t("schedule", locale), _t("memory", locale),
                _t("step", locale), "MFU", "HFU")
     numeric = (True, False, True, False, False, True, True, True, True)
