@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Literal
 
 from distlesson.catalog.hardware import GPU
+from distlesson.checks import check_positive_int
 
 __all__ = [
     "BYTES_PER_VALUE",
@@ -46,11 +47,6 @@ BYTES_PER_VALUE: dict[str, int] = {"bf16": 2, "fp8": 1}
 """Bytes of one stored value in each precision the catalog gives a peak for."""
 
 
-def _positive_int(name: str, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name}={value!r} must be a positive integer")
-
-
 @dataclass(frozen=True)
 class MatmulShape:
     """A matrix multiplication (m x k) @ (k x n) -> (m x n)."""
@@ -64,7 +60,7 @@ class MatmulShape:
 
     def __post_init__(self) -> None:
         for name in ("m", "k", "n"):
-            _positive_int(name, getattr(self, name))
+            check_positive_int(name, getattr(self, name))
 
     @property
     def flops(self) -> int:
@@ -73,7 +69,7 @@ class MatmulShape:
 
     def bytes_moved(self, bytes_per_value: int = 2) -> int:
         """Bytes read and written: A (m k) + B (k n) + C (m n), each value once."""
-        _positive_int("bytes_per_value", bytes_per_value)
+        check_positive_int("bytes_per_value", bytes_per_value)
         return bytes_per_value * (self.m * self.k + self.k * self.n + self.m * self.n)
 
     def intensity(self, bytes_per_value: int = 2) -> Fraction:
@@ -147,7 +143,7 @@ def decode_batch_at_ridge(gpu: GPU, hidden_size: int, precision: Precision = "bf
     the bytes per value; when h <= R b the intensity never reaches R (its limit as B grows
     is h / b) and ValueError says so. Units: sequences, an integer.
     """
-    _positive_int("hidden_size", hidden_size)
+    check_positive_int("hidden_size", hidden_size)
     ridge, b = ridge_point(gpu, precision), BYTES_PER_VALUE[precision]
     if hidden_size <= ridge * b:
         raise ValueError(f"hidden_size={hidden_size}: decode through an h x h matrix never "
@@ -218,11 +214,11 @@ class Workloads:
 
     def __post_init__(self) -> None:
         for name in ("hidden_size", "training_tokens", "ffn_multiple"):
-            _positive_int(name, getattr(self, name))
+            check_positive_int(name, getattr(self, name))
         if not self.decode_batches:
             raise ValueError("decode_batches=() must name at least one batch")
         for batch in self.decode_batches:
-            _positive_int("decode batch", batch)
+            check_positive_int("decode batch", batch)
 
 
 def workload_points(gpu: GPU, workloads: Workloads | None = None,

@@ -35,6 +35,7 @@ from distlesson.catalog.achieved import gemm_efficiency
 from distlesson.catalog.hardware import GPU, get_gpu
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.models import Architecture
+from distlesson.checks import check_positive_int
 from distlesson.efficiency.failures import FailureModel
 from distlesson.efficiency.kernels import head_times, layer_times
 from distlesson.efficiency.mfu import StepFlops, mfu, step_flops
@@ -89,8 +90,7 @@ class Cluster:
         object.__setattr__(self, "intra_link", self.intra_link or spec.intra_node_link)
         get_interconnect(self.inter_link)
         for name, value in (("num_gpus", self.num_gpus), ("gpus_per_node", node)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+            check_positive_int(name, value)
 
     @property
     def spec(self) -> GPU:

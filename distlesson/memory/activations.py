@@ -19,16 +19,12 @@ from fractions import Fraction
 from typing import Literal
 
 from distlesson.catalog.models import Architecture
+from distlesson.checks import check_positive_int
 
 __all__ = ["RECOMPUTE", "Recompute", "activation_bytes_per_gpu", "activation_bytes_per_layer"]
 
 Recompute = Literal["none", "selective", "full"]
 RECOMPUTE: tuple[Recompute, ...] = ("none", "selective", "full")
-
-
-def _positive(name: str, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name}={value!r} must be a positive integer")
 
 
 def activation_bytes_per_layer(
@@ -60,7 +56,7 @@ def activation_bytes_per_layer(
     for name, value in (("seq_len", seq_len), ("micro_batch", micro_batch),
                         ("hidden_size", hidden_size), ("num_heads", num_heads), ("tp", tp),
                         ("cp", cp)):
-        _positive(name, value)
+        check_positive_int(name, value)
     if recompute not in RECOMPUTE:
         raise ValueError(f"recompute={recompute!r} is not known; allowed: {', '.join(RECOMPUTE)}")
     if seq_len % cp:
@@ -96,8 +92,8 @@ def activation_bytes_per_gpu(
     in flight at a time. When pp does not divide num_layers the busiest stage has
     ceil(num_layers / pp) layers (Llama 3 405B: 126 layers on 16 stages). Units: bytes, exact.
     """
-    _positive("pp", pp)
-    _positive("num_microbatches", num_microbatches)
+    check_positive_int("pp", pp)
+    check_positive_int("num_microbatches", num_microbatches)
     if pp > arch.num_layers:
         raise ValueError(f"pp={pp} must not exceed num_layers={arch.num_layers} of {arch.key}")
     per_layer = activation_bytes_per_layer(

@@ -36,6 +36,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from distlesson.catalog.models import Architecture
+from distlesson.checks import check_positive_int
 from distlesson.memory.activations import RECOMPUTE, Recompute
 
 __all__ = ["layer_activation_bytes", "logits_bytes", "saved_tensors"]
@@ -76,8 +77,7 @@ def layer_activation_bytes(arch: Architecture, *, seq_len: int, micro_batch: int
     input only; the layer rebuilt in the backward holds what ``none`` keeps)."""
     for name, value in (("seq_len", seq_len), ("micro_batch", micro_batch), ("tp", tp),
                         ("cp", cp)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+        check_positive_int(name, value)
     if recompute not in RECOMPUTE:
         raise ValueError(f"recompute={recompute!r} is not known; allowed: {', '.join(RECOMPUTE)}")
     if seq_len % cp:

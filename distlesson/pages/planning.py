@@ -183,7 +183,8 @@ def figures() -> list[Figure]:
             Figure(f"plan.{name}_best_mfu", best.mfu, "%", digits=1),
         ]
     big, seconds = _plan("405b")
-    own = _llama3_own().estimate
+    llama3 = _llama3_own()
+    own = llama3.estimate
     per_token = own.step_time / CASES["405b"].tokens_per_step
     rank = 1 + sum(c.step_time / c.tokens_per_step < per_token for c in big.configs)
     overheads = Overheads()
@@ -198,7 +199,7 @@ def figures() -> list[Figure]:
         Figure("plan.cores", os.cpu_count() or 1),
         Figure("plan.llama3_step", own.step_time, "s", digits=2),
         Figure("plan.llama3_mfu", own.mfu, "%", digits=1),
-        Figure("plan.llama3_chunks", _llama3_own().chunks),
+        Figure("plan.llama3_chunks", llama3.chunks),
         Figure("plan.llama3_memory", own.per_gpu_bytes, "GB", digits=1),
         Figure("plan.llama3_rank", rank, doc="Llama 3's own layout among the fitting configs"),
         Figure("plan.best_over_llama3", big.configs[0].mfu / own.mfu, "x", digits=2),

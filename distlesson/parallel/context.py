@@ -29,6 +29,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from distlesson.checks import check_positive_int
+
 __all__ = [
     "LAYOUTS",
     "RingAttentionResult",
@@ -41,11 +43,6 @@ __all__ = [
 
 LAYOUTS: tuple[str, ...] = ("contiguous", "zigzag")
 """How the sequence is split over the cp ranks (see :func:`sequence_chunks`)."""
-
-
-def _check_positive(name: str, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name}={value!r} must be a positive integer")
 
 
 def _check_qkv(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> None:
@@ -92,8 +89,8 @@ def sequence_chunks(seq_len: int, cp: int, layout: str = "contiguous") -> tuple[
     and 2cp - 1 - r (Llama Team 2024, section 3.3.2); 2cp must divide seq_len.
     Uneven splits are refused rather than padded: real implementations pad the sequence.
     """
-    _check_positive("seq_len", seq_len)
-    _check_positive("cp", cp)
+    check_positive_int("seq_len", seq_len)
+    check_positive_int("cp", cp)
     if layout == "contiguous":
         if seq_len % cp:
             raise ValueError(f"cp={cp} must divide seq_len={seq_len}")
@@ -227,7 +224,7 @@ def ring_attention_bytes(seq_len: int, num_kv_heads: int, head_dim: int, cp: int
     """
     for name, value in (("seq_len", seq_len), ("num_kv_heads", num_kv_heads),
                         ("head_dim", head_dim), ("cp", cp), ("bytes_per_value", bytes_per_value)):
-        _check_positive(name, value)
+        check_positive_int(name, value)
     return 2 * (cp - 1) * Fraction(seq_len, cp) * num_kv_heads * head_dim * bytes_per_value
 
 

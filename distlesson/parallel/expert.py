@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from distlesson.checks import check_positive_int
 from distlesson.parallel.collectives import CollectiveResult, all_to_all
 from distlesson.parallel.tensor import SwiGLUWeights, swiglu_mlp
 
@@ -38,11 +39,6 @@ __all__ = [
     "route",
     "routed_bytes",
 ]
-
-
-def _check_positive(name: str, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name}={value!r} must be a positive integer")
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +60,7 @@ def route(x: np.ndarray, router: np.ndarray, top_k: int, *,
     Deterministic: ties go to the lower expert index.
     """
     num_experts = router.shape[1]
-    _check_positive("top_k", top_k)
+    check_positive_int("top_k", top_k)
     if top_k > num_experts:
         raise ValueError(f"top_k={top_k} must be at most num_experts={num_experts}")
     logits = x @ router  # (T, E)
@@ -114,7 +110,7 @@ class EPResult:
 
 def _check_ep(num_experts: int, ep: int) -> int:
     """Experts per rank; ValueError unless ep divides num_experts."""
-    _check_positive("ep", ep)
+    check_positive_int("ep", ep)
     if num_experts % ep:
         raise ValueError(f"ep={ep} must divide num_experts={num_experts}")
     return num_experts // ep
@@ -202,5 +198,5 @@ def ep_bytes_per_layer(tokens: int, top_k: int, hidden_size: int, ep: int,
     """
     for name, value in (("tokens", tokens), ("top_k", top_k), ("hidden_size", hidden_size),
                         ("ep", ep), ("bytes_per_value", bytes_per_value)):
-        _check_positive(name, value)
+        check_positive_int(name, value)
     return 2 * tokens * top_k * hidden_size * bytes_per_value * Fraction(ep - 1, ep)
