@@ -115,3 +115,14 @@ def test_architecture_validation_names_the_value(changes, message):
 def test_get_model_lists_allowed_keys():
     with pytest.raises(ValueError, match=r"allowed: .*llama3-70b"):
         get_model("llama-70b")
+
+
+def test_bloom_by_hand_with_its_embedding_layernorm():
+    # BigScience's README: each block 12 h^2 + 13 h; the tied embedding v h; a LayerNorm
+    # (2 h) after the embedding and one at the end; ALiBi has no parameters. The BLOOM paper
+    # gives 176,247M.
+    from distlesson.catalog.published_runs import BLOOM_176B
+    h, v, layers = 14336, 250880, 70
+    by_hand = layers * (12 * h * h + 13 * h) + v * h + 2 * h + 2 * h
+    assert BLOOM_176B.num_params == by_hand == BLOOM_176B.published_params
+    assert round(by_hand / 1e6) == 176_247

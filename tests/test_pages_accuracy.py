@@ -14,9 +14,21 @@ def test_counts_and_extremes():
     errors = {p.run.key: p.error for p in predictions()}
     assert figure("acc.rows") == len(errors)
     assert figure("acc.within") == sum(abs(e) <= 0.10 for e in errors.values())
-    # the prose names where the extremes fall: small models over, the 175B run under
-    assert max(errors, key=errors.get).startswith(("narayanan-1.7b", "narayanan-3.6b"))
+    # the prose names where the extremes fall: BLOOM over, then the small Megatron models;
+    # the 175B run under
+    assert max(errors, key=errors.get) == "bloom-176b"
+    assert errors["bloom-176b"] == pytest.approx(figure("acc.largest_over"))
+    megatron = {k: e for k, e in errors.items() if k.startswith(("narayanan", "korthikanti"))}
+    assert max(megatron, key=megatron.get) in ("narayanan-1.7b", "narayanan-3.6b")
+    assert max(megatron.values()) == pytest.approx(figure("acc.megatron_over"))
     assert min(errors, key=errors.get).startswith("korthikanti-175b")
+
+
+def test_bloom_measured_is_its_log_over_the_a100_peak():
+    # 149.77 TFLOP/s in BigScience's log line, over the A100's dense bf16 peak of 312 TFLOP/s
+    assert figure("acc.bloom_measured") == pytest.approx(149.77 / 312)
+    # four 100 Gb/s Omni-Path links per node of eight GPUs: 6.25 GB/s per GPU each way
+    assert figure("acc.bloom_link") == pytest.approx(6.25e9)
 
 
 def test_the_prose_says_memory_is_pessimistic_only_while_it_is():

@@ -94,6 +94,14 @@ _CATALOG = (
         date="2024-07",
     ),
     Interconnect(
+        key="opa-100x4", display_name="Omni-Path (4 × 100 Gb/s per node)",
+        bandwidth=4 * 100e9 / 8 / 8, scope="cluster",
+        source="BigScience, BLOOM (Le Scao et al. 2022), training hardware, and the tr11-176B-ml "
+        "README: Jean Zay's A100 nodes have four Omni-Path links of 100 Gb/s for 8 GPUs; "
+        "4 x 100e9 bits / 8 bits / 8 GPUs = 6.25e9 bytes per second per GPU",
+        date="2022-11",
+    ),
+    Interconnect(
         key="pcie5", display_name="PCIe 5.0 x16", bandwidth=64e9, scope="node",
         source="PCI-SIG PCIe 5.0 specification: 32 GT/s per lane, 16 lanes, 128b/130b "
         "encoding, about 63 GB/s each way; rounded to the commonly quoted 64 GB/s",

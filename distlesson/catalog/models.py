@@ -83,6 +83,9 @@ class Architecture:
     qkv_bias: bool = False
     """Qwen2 style: biases on the q, k and v projections only (``bias`` puts them on every
     linear layer)."""
+    embedding_norm: bool = False
+    """BLOOM style: a norm right after the token embedding (bitsandbytes' StableEmbedding),
+    which BigScience added for stability."""
 
     def __post_init__(self) -> None:
         for field in ("num_layers", "hidden_size", "num_heads", "num_kv_heads",
@@ -171,17 +174,19 @@ def _mlp(arch: Architecture, prefix: str) -> list[ParameterTensor]:
 def parameter_tensors(arch: Architecture) -> tuple[ParameterTensor, ...]:
     """Every weight tensor of ``arch``, in checkpoint order.
 
-    Embeddings (tokens, and learned positions if any), then per layer: the pre-attention
-    norm, the attention projections (fused ``c_attn`` for GPT-2, else q/k/v/o with k and v
-    of width num_kv_heads x head_dim), the pre-MLP norm, the MLP matrices; then the final
-    norm and, if embeddings are untied, the output head. Linear biases only when
-    ``arch.bias``. Shapes are (out, in) except embeddings (rows, hidden_size); GPT-2's
-    Conv1D stores (in, out), which has the same count.
+    Embeddings (tokens, learned positions if any, the embedding norm if any), then per
+    layer: the pre-attention norm, the attention projections (fused ``c_attn`` for GPT-2,
+    else q/k/v/o with k and v of width num_kv_heads x head_dim), the pre-MLP norm, the MLP
+    matrices; then the final norm and, if embeddings are untied, the output head. Linear
+    biases only when ``arch.bias``. Shapes are (out, in) except embeddings (rows,
+    hidden_size); GPT-2's Conv1D stores (in, out), which has the same count.
     """
     h = arch.hidden_size
     tensors = [ParameterTensor("embed_tokens.weight", (arch.vocab_size, h))]
     if arch.max_positions is not None:
         tensors.append(ParameterTensor("embed_positions.weight", (arch.max_positions, h)))
+    if arch.embedding_norm:
+        tensors += _norm(arch, "embed_layernorm")
     for i in range(arch.num_layers):
         prefix = f"layers.{i}"
         tensors += _norm(arch, f"{prefix}.input_layernorm")

@@ -16,6 +16,14 @@ overlap, attention kernel). Where a paper is silent, the field says what we assu
   includes the recomputed forward, so its "% of peak" is an HFU). Schedule not stated per
   row: 1F1B assumed. Megatron-LM then overlapped neither tensor-parallel nor data-parallel
   communication, and ran unfused attention on the full s x s matrix.
+* BLOOM 176B, BigScience 2022: the tr11-176B-ml training script and README (A100s of Jean
+  Zay, Omni-Path between nodes; Megatron-DeepSpeed with full activation checkpointing; the
+  logged TFLOPs count the recomputed forward, so divided by the peak they are an HFU).
+
+Not here, and why: OPT-175B (Zhang et al. 2022) gives "up to 147 TFLOP/s" without a
+micro-batch or a FLOP convention; MegaScale (Jiang et al. 2024) trains a modified block
+(parallel attention and MLP, sliding-window attention) the catalog cannot describe;
+DeepSeek-V3 is a mixture of experts, which the step model does not time yet.
 
 GPT models of the Megatron papers: vocabulary 51,200, learned positions, LayerNorm, GELU
 MLP of 4h, biases, tied embeddings; their parameter counts are the papers' (Narayanan et
@@ -27,10 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.lookup import lookup
 from distlesson.catalog.models import Architecture, get_model
 
-__all__ = ["PUBLISHED_RUNS", "PublishedRun", "get_published_run", "megatron_gpt"]
+__all__ = ["BLOOM_176B", "PUBLISHED_RUNS", "PublishedRun", "get_published_run", "megatron_gpt"]
 
 
 def megatron_gpt(params: str, *, layers: int, hidden: int, heads: int,
@@ -125,6 +134,40 @@ def _korthikanti(key: str, model: Architecture, *, pp: int, batch: int, micro: i
                          **common))  # type: ignore[arg-type]
 
 
+BLOOM_176B = Architecture(
+    key="bloom-176b", display_name="BLOOM 176B", num_layers=70, hidden_size=14336,
+    num_heads=112, num_kv_heads=112, ffn_hidden_size=4 * 14336, vocab_size=250880,
+    norm="layernorm", mlp="gelu", bias=True, tied_embeddings=True, max_positions=None,
+    embedding_norm=True, published_params=176_247_271_424,
+    source="BigScience tr11-176B-ml README and training script: 70 layers, hidden 14336, "
+    "112 heads, vocabulary padded to 250880, ALiBi (no position embedding), an embedding "
+    "LayerNorm, GeLU; the count of the released bigscience/bloom weights")
+_BLOOM = ("BigScience 2022, tr11-176B-ml: the training script (TP 4, PP 12, micro-batch 2, "
+          "global batch 2048, activation checkpointing, bf16 with DeepSpeed's own ZeRO-1 and "
+          "fp32 gradient accumulation) and the README's log line at iteration 85,376: "
+          "104.70 s per step, 149.77 TFLOPs per GPU, counted with the recomputed forward")
+_BLOOM_TFLOPS = 149.77
+
+
+def _bloom() -> PublishedRun:
+    """The steady state of BLOOM's training: 48 nodes of 8 A100s, Megatron-DeepSpeed.
+
+    Megatron-DeepSpeed counts 96 B s L h^2 (1 + s / 6h + V / 16Lh) FLOPs per step with
+    activation checkpointing (Narayanan et al.'s formula with the recomputed forward), so
+    its TFLOPs divided by the A100's dense bf16 peak are an HFU. DeepSpeed's pipeline
+    engine reduces the gradients after the last micro-batch and blocks on its sends: no
+    overlap; attention is Megatron's fused softmax on the full score matrix (ALiBi)."""
+    return PublishedRun(
+        key="bloom-176b", display_name="BLOOM 176B, 384 A100 (BigScience)", source=_BLOOM,
+        model=BLOOM_176B, gpu="a100-80gb", num_gpus=384, inter_link="opa-100x4", tp=4,
+        pp=12, dp=8, cp=1, zero=1, seq_len=2048, micro_batch=2, global_batch=2048,
+        recompute="full", precision="mixed-fp32-grads", schedule="1f1b", chunks=1,
+        overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
+        flop_count="narayanan", metric="hfu",
+        measured=_BLOOM_TFLOPS * 1e12 / get_gpu("a100-80gb").bf16_dense_flops,
+        tflops_per_gpu=_BLOOM_TFLOPS)
+
+
 _NARAYANAN = ("Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU "
               "Clusters Using Megatron-LM (SC'21), Table 1")
 
@@ -179,6 +222,7 @@ _CATALOG: tuple[PublishedRun, ...] = (
                micro=1, batch=2520, tflops=163, share=0.52, reported=529.6),
     _narayanan("1008.0B", heads=160, hidden=25600, layers=128, tp=8, pp=64, gpus=3072,
                micro=1, batch=3072, tflops=163, share=0.52, reported=1008.0),
+    _bloom(),
 )
 
 PUBLISHED_RUNS: dict[str, PublishedRun] = {run.key: run for run in _CATALOG}

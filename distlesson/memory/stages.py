@@ -97,7 +97,7 @@ def stage_params(arch: Architecture, pp: int) -> tuple[int, ...]:
     layers = stage_layers(arch.num_layers, pp)
     per_layer = sum(t.numel for t in parameter_tensors(arch) if t.name.startswith("layers.0."))
     outside = sum(t.numel for t in parameter_tensors(arch) if not t.name.startswith("layers."))
-    embedding = arch.vocab_size * arch.hidden_size + (arch.max_positions or 0) * arch.hidden_size
+    embedding = sum(t.numel for t in parameter_tensors(arch) if t.name.startswith("embed"))
     head = outside - embedding + (arch.vocab_size * arch.hidden_size if arch.tied_embeddings
                                   else 0)
     params = [n * per_layer for n in layers]

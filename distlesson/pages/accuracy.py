@@ -22,15 +22,17 @@ from distlesson.render.numbers import format_number, format_percent
 from distlesson.render.scatter import agreement_scatter
 from distlesson.render.tables import Table, ltr, markdown_table
 
-__all__ = ["BAND", "LLAMA3", "figures", "runs_table", "scatter", "terms_table"]
+__all__ = ["BAND", "BLOOM", "LLAMA3", "figures", "runs_table", "scatter", "terms_table"]
 
 BAND = 0.10
 """Issue 13's target: within 10% of the measured MFU or HFU."""
 LLAMA3 = {"l3_8k": "llama3-405b-8k", "l3_16k": "llama3-405b-16k",
           "l3_cp": "llama3-405b-16k-cp16"}
+BLOOM = "bloom-176b"
 _GROUPS = (("llama3", "Llama 3 405B (H100)"), ("korthikanti", "Korthikanti et al. (A100)"),
-           ("narayanan", "Narayanan et al. (A100)"))
-_SOURCES = {"llama3": "llama3", "korthikanti": "korthikanti", "narayanan": "narayanan"}
+           ("narayanan", "Narayanan et al. (A100)"), ("bloom", "BLOOM 176B (A100)"))
+_SOURCES = {"llama3": "llama3", "korthikanti": "korthikanti", "narayanan": "narayanan",
+            "bloom": "bloom"}
 """Each group's reference key (:mod:`distlesson.catalog.references`)."""
 
 _LABELS = {
@@ -139,6 +141,9 @@ def figures() -> list[Figure]:
         Figure("acc.band", BAND, "%"),
         Figure("acc.largest_over", max(errors), "%", digits=1),
         Figure("acc.largest_under", -min(errors), "%", digits=1),
+        Figure("acc.megatron_over", max(p.error for p in every
+                                        if p.run.key.startswith(("narayanan", "korthikanti"))),
+               "%", digits=1, doc="the Megatron-LM rows' largest overestimate"),
         Figure("acc.eta_h100", GEMM_EFFICIENCY["h100-sxm"][0], "%", digits=1),
         Figure("acc.eta_a100", GEMM_EFFICIENCY["a100-80gb"][0], "%", digits=1),
         Figure("acc.attention_efficiency",
@@ -167,6 +172,15 @@ def figures() -> list[Figure]:
             Figure(f"acc.{short}_full_count", p.estimate.mfu, "%", digits=1,
                    doc="the same step in the library's count (attention in full)"),
         ]
+    bloom = _prediction(BLOOM)
+    result += [
+        Figure("acc.bloom_measured", bloom.run.measured, "%", digits=1),
+        Figure("acc.bloom_predicted", bloom.predicted, "%", digits=1),
+        Figure("acc.bloom_tflops", bloom.run.tflops_per_gpu * 1e12, "TFLOP/s", digits=1),
+        Figure("acc.bloom_gpus", bloom.run.num_gpus),
+        Figure("acc.bloom_link", get_interconnect(bloom.run.inter_link).bandwidth, "GB/s",
+               digits=2, doc="per GPU, one direction"),
+    ]
     run = get_published_run(LLAMA3["l3_16k"])
     result.append(Figure("acc.l3_16k_tflops", run.tflops_per_gpu * 1e12, "TFLOP/s"))
     return result
