@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from distlesson.catalog.models import get_model
-from distlesson.memory.activations import activation_bytes_per_gpu, activation_bytes_per_layer
+from distlesson.memory.activations import activation_bytes_per_layer
 
 # GPT-3 175B in the paper's Table 3: s = 2048, h = 12288, a = 96, t = 8, b = 1.
 GPT3 = dict(seq_len=2048, micro_batch=1, hidden_size=12288, num_heads=96)
@@ -49,24 +48,6 @@ def test_context_parallel_divides_the_local_tokens():
     assert per_layer == SBH // 4 * (34 + 80)
     with pytest.raises(ValueError, match="cp=3 must divide seq_len=2048"):
         activation_bytes_per_layer(**GPT3, cp=3)
-
-
-def test_pipeline_first_stage_holds_the_whole_model_under_1f1b():
-    arch = get_model("llama3-70b")  # 80 layers
-    one = activation_bytes_per_layer(seq_len=4096, micro_batch=1, hidden_size=8192,
-                                     num_heads=64, recompute="full")
-    # 16 stages of 5 layers, 16 micro-batches in flight on the first: 80 layers' worth
-    assert activation_bytes_per_gpu(arch, seq_len=4096, micro_batch=1, pp=16,
-                                    num_microbatches=64, recompute="full") == 80 * one
-    # fewer micro-batches than stages: only m in flight
-    assert activation_bytes_per_gpu(arch, seq_len=4096, micro_batch=1, pp=16,
-                                    num_microbatches=4, recompute="full") == 5 * 4 * one
-    # 126 layers on 16 stages (Llama 3 405B): the busiest stage has 8
-    big = get_model("llama3-405b")
-    per = activation_bytes_per_layer(seq_len=8192, micro_batch=1, hidden_size=16384,
-                                     num_heads=128, tp=8, sp=True, recompute="full")
-    assert activation_bytes_per_gpu(big, seq_len=8192, micro_batch=1, tp=8, sp=True, pp=16,
-                                    num_microbatches=1, recompute="full") == 8 * per
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -77,7 +77,8 @@ def test_default_shows_the_library_values(page, locale):
     for name, value in zip(CONTROLS, DEFAULT, strict=True):
         expect(page.locator(f"{WIDGET} select[data-in={name}]")).to_have_value(str(value))
     shows(page, DEFAULT, locale)
-    assert page.locator(f'{WIDGET} svg[data-out="bar"] rect').count() == 5
+    # one stage holds everything at the default: every part of the bar is there, logits too
+    assert page.locator(f'{WIDGET} svg[data-out="bar"] rect').count() == 7
     expect(out(page, "goal")).to_have_attribute("data-reached", "false")
 
 
@@ -139,5 +140,5 @@ def test_persian_reads_right_to_left_with_the_plots_left_to_right(page, locale):
     WIDGET_UNDER_TEST.check_reading_order(  # the first row of controls
         page, locale, plots=("bar", "timeline"), controls=CONTROLS[:3], digits_in="memory")
     first = page.locator(f'{WIDGET} svg[data-out="bar"] rect[data-part="0"]').bounding_box()
-    last = page.locator(f'{WIDGET} svg[data-out="bar"] rect[data-part="4"]').bounding_box()
+    last = page.locator(f'{WIDGET} svg[data-out="bar"] rect[data-part="6"]').bounding_box()
     assert first["x"] < last["x"]

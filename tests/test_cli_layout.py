@@ -18,9 +18,24 @@ def test_tensor_and_pipeline_on_two_nodes(capsys):
     out = _json(capsys, "layout", "--model", "llama3-70b", "--tp", "8", "--pp", "2",
                 "--global-batch", "128")
     assert out["world_size"] == 16 and out["num_microbatches"] == 128
-    assert out["states_bytes"] == 16 * N70 // 16
-    # full recompute with sequence parallelism: 2 s b h / t per layer, 40 layers, 2 in flight
-    assert out["activations_bytes"] == 2 * 8192 * 8192 // 8 * 40 * 2
+    # the busiest GPU is on the last stage: 40 layers, the output head and the final norm
+    v, h = 128_256, 8192
+    layer = (N70 - 2 * v * h - h) // 80
+    assert out["busiest_stage"] == {"stage": 1, "layers": 40}
+    assert out["states_bytes"] == 16 * (40 * layer + v * h + h) // 8
+    # full recompute with sequence parallelism: each layer keeps its input, 2 s b h / t, for
+    # the one micro-batch the last stage holds under 1F1B; plus one layer rebuilt in the
+    # backward: 5 h (norm inputs and outputs, attention output) + h + 2 kv (q, k, v) + 3 f
+    # (gate, up, activation) in bf16, the heads' log-sum-exp and two norm statistics in fp32
+    kv, f, heads = 8 * 128, 28_672, 64
+    rebuilt = ((5 * h + h + 2 * kv + 3 * f) * 2 + heads * 4 + 2 * 4) * 8192 // 8
+    assert out["activations_bytes"] == 2 * 8192 * h // 8 * 40 + rebuilt
+    # logits in bf16 and the loss's fp32 softmax, V / t per token
+    assert out["logits_bytes"] == v // 8 * (2 + 4) * 8192
+    allocated = out["states_bytes"] + out["activations_bytes"] + out["logits_bytes"]
+    # 5% fragmentation, 1 GB of CUDA context and 1 GB of communicator buffers
+    assert out["per_gpu_bytes"] == pytest.approx(allocated / 0.95 + 2e9, rel=1e-12)
+    assert out["overheads_bytes"] == pytest.approx(out["per_gpu_bytes"] - allocated)
     assert out["fits"] is True
     comm = out["communication"]
     # six all-reduces per layer (forward replayed), 2 (t - 1)/t each, 40 layers, 128 mbs
@@ -34,6 +49,7 @@ def test_tensor_and_pipeline_on_two_nodes(capsys):
 def test_zero3_data_parallel(capsys):
     out = _json(capsys, "layout", "--model", "llama3-70b", "--dp", "16", "--zero", "3",
                 "--global-batch", "128", "--recompute", "selective")
+    # ZeRO-3 over 16 GPUs: every stage's 16 bytes per parameter divided by 16
     assert out["states_bytes"] == N70
     # 8 micro-batches, each with two weight gathers and a gradient reduce-scatter
     assert out["communication"]["dp"] == 8 * 3 * 15 * 2 * N70 // 16

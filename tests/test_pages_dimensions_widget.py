@@ -6,6 +6,7 @@ The expected values are computed here from the library's public functions, setti
 setting, and compared with what the page's JSON gives when read as the script reads it."""
 
 import functools
+import gzip
 import itertools
 import json
 import re
@@ -22,6 +23,7 @@ from distlesson.pipeline.schedules import build_schedule
 from distlesson.pipeline.simulator import Durations, simulate
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from tests.widget_checks import (
+    DATA,
     LOCALES,
     check_controls,
     check_persian_digits,
@@ -92,8 +94,14 @@ def test_the_grid_is_the_brief():
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_json_parses_and_stays_small(locale):
-    size = data_bytes(dw.dimensions_widget(locale))
-    assert size < 300_000, f"{locale}: the widget's JSON is {size} bytes"
+    fragment = dw.dimensions_widget(locale)
+    size = data_bytes(fragment)
+    # The memory bar has seven parts; the overheads follow every control, so the total and
+    # they take one entry per setting of the 21,000 (Persian digits are two bytes each).
+    assert size < 350_000, f"{locale}: the widget's JSON is {size} bytes"
+    # what a reader downloads from a host that compresses (GitHub Pages does)
+    compressed = len(gzip.compress(DATA.findall(fragment)[0].encode(), 9))
+    assert compressed < 50_000, f"{locale}: {compressed} bytes compressed"
     assert embedded(locale)["a"] == {
         n: [str(v) for v in vs] for n, vs in zip(NAMES, VALUES, strict=True)}
 
@@ -110,14 +118,18 @@ def test_every_setting_shows_the_library_values(locale):
         assert got["e"] == "", where
         assert r.num_microbatches == m, where  # the control is the library's m
         total = r.per_gpu_bytes
-        assert got["mem"] == [gb(total, locale), YES[locale][0 if total <= MEMORY else 1]], where
+        assert got["mem"] == [gb(total, locale), YES[locale][0 if total <= MEMORY else 1],
+                              round(r.overheads / 1e9, 2), gb(r.overheads, locale)], where
         assert got["gpus"] == format_number(dp * tp * pp * cp, locale), where
         assert got["seq"] == format_number(SEQUENCES // (dp * m), locale), where
         states = [getattr(r.states, part) for part in PARTS]
-        assert got["states"] == [[round(float(v) / 1e9, 3) for v in states],
+        assert got["states"] == [[round(float(v) / 1e9, 2) for v in states],
                                  [gb(v, locale) for v in states]], where
-        assert got["acts"] == [[round(float(r.activations) / 1e9, 3)],
-                               [gb(r.activations, locale)]], where
+        held = (r.activations, r.logits)
+        assert got["acts"] == [[round(v / 1e9, 2) for v in held],
+                               [gb(v, locale) for v in held]], where
+        # the bar's parts add up to the total it is drawn against
+        assert sum(states) + sum(held) + r.overheads == pytest.approx(total, rel=1e-12), where
         for dim in ("dp", "tp", "pp", "cp"):
             assert got[f"sent_{dim}"] == gb(getattr(r.communication, dim), locale), where
         run = one_f_one_b(pp, m)
@@ -197,6 +209,8 @@ def test_persian_widget_writes_persian_digits():
             text = [u["b"] for u in table["u"]]
         elif name in ("states", "acts"):
             text = [u[1] for u in table["u"]]
+        elif name == "mem":  # the total, fits, the overheads' length (a number) and text
+            text = [[u[0], u[1], u[3]] for u in table["u"]]
         else:
             text = table["u"]
         check_persian_digits(json.dumps(text, ensure_ascii=False))

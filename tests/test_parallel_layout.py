@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from distlesson.catalog.models import get_model
-from distlesson.memory.states import Layout, model_states
+from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload, analyse_layout, step_communication
 
 L70 = get_model("llama3-70b")  # 80 layers, h 8192, 64 heads, 8 kv heads of 128
@@ -76,16 +76,25 @@ def test_cp_traffic_by_hand():
     assert comm.cp == 3 * forward * 80
 
 
-def test_memory_per_gpu_adds_states_and_activations():
+V, H, KV, F, HEADS = 128_256, 8192, 8 * 128, 28_672, 64
+LAYER = (N70 - 2 * V * H - H) // 80  # one layer's parameters: the count less both vocab matrices
+REBUILT_PER_TOKEN = (6 * H + 2 * KV + 3 * F) * 2 + HEADS * 4 + 2 * 4  # one layer, all tensors
+
+
+def test_memory_of_the_busiest_stage_by_hand():
     report = analyse_layout(L70, Layout(tp=8, pp=4, dp=2, zero=1), Workload(8192, 1, 64))
-    states = model_states(L70)
-    mp = 32
-    expected_states = Fraction(2 * N70 + 2 * N70, mp) + Fraction(12 * N70, mp * 2)
-    assert report.states.total == expected_states == Fraction(states.total - 12 * N70, mp) + (
-        Fraction(12 * N70, 64))
-    # full recompute with sp: 2 s b h / t per layer, 20 layers, 4 micro-batches in flight
-    assert report.activations == Fraction(2 * 8192 * 8192, 8) * 20 * 4
-    assert report.per_gpu_bytes == report.states.total + report.activations
+    # the first stage is the busiest: 20 layers and the embedding, 4 micro-batches in flight
+    assert (report.stage.stage, report.stage.layers) == (0, 20)
+    params = 20 * LAYER + V * H
+    # bf16 weights and grads split by tp 8; master and moments (12 bytes) also by dp 2
+    assert report.states.total == Fraction(4 * params, 8) + Fraction(12 * params, 8 * 2)
+    # full recompute with sp: each layer keeps its input, 2 s b h / t, for the 4 micro-batches
+    # in flight under 1F1B; one layer is rebuilt in the backward with all its tensors
+    assert report.activations == (Fraction(2 * 8192 * H, 8) * 20 * 4
+                                  + Fraction(REBUILT_PER_TOKEN * 8192, 8))
+    assert report.logits == 0  # the head is on the last stage
+    allocated = report.states.total + report.activations
+    assert report.per_gpu_bytes == pytest.approx(allocated / 0.95 + 2e9, rel=1e-12)
 
 
 @pytest.mark.parametrize(("layout", "workload", "message"), [

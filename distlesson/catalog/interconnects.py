@@ -94,7 +94,7 @@ _CATALOG = (
         date="2024-07",
     ),
     Interconnect(
-        key="opa-100x4", display_name="Omni-Path (4 × 100 Gb/s per node)",
+        key="opa-100x4", display_name="Omni-Path",
         bandwidth=4 * 100e9 / 8 / 8, scope="cluster",
         source="BigScience, BLOOM (Le Scao et al. 2022), training hardware, and the tr11-176B-ml "
         "README: Jean Zay's A100 nodes have four Omni-Path links of 100 Gb/s for 8 GPUs; "

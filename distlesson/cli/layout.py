@@ -1,8 +1,9 @@
 """``distlesson layout``: one layout dp x tp x pp x cp, its memory and traffic per GPU.
 
-The combined view of the parallelism chapter (:mod:`distlesson.parallel.layout`): model
-states with the ZeRO stage, activations (Korthikanti et al. 2022), and the bytes each GPU
-sends per step in each dimension, with the time they take over the dimension's link.
+The combined view of the parallelism chapter (:mod:`distlesson.parallel.layout`): what the
+busiest GPU holds (its stage's states with the ZeRO stage, the activations of the layer
+trained, logits, overheads: the planner's count), and the bytes each GPU sends per step in
+each dimension, with the time they take over the dimension's link.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from distlesson.catalog.interconnects import INTERCONNECTS, get_interconnect
 from distlesson.memory.activations import RECOMPUTE
 from distlesson.memory.optimizers import OPTIMIZERS
 from distlesson.memory.precision import PRESETS
-from distlesson.memory.stages import stage_memory
 from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload, analyse_layout
 from distlesson.units import GB
@@ -57,10 +57,7 @@ def run(args: argparse.Namespace) -> Result:
                         precision=args.precision, optimizer=args.optimizer)
     arch = model_from_args(args)
     report = analyse_layout(arch, layout, workload)
-    stages = stage_memory(arch, layout, seq_len=args.seq, micro_batch=args.micro_batch,
-                          num_microbatches=report.num_microbatches, recompute=args.recompute,
-                          precision=args.precision, optimizer=args.optimizer)
-    busiest = max(stages, key=lambda s: s.total)
+    busiest = report.stage
     gpu = get_gpu(args.gpu)
     links = {"tp": get_interconnect(args.intra)}
     links |= {d: get_interconnect(args.inter) for d in ("dp", "pp", "cp")}
@@ -74,13 +71,11 @@ def run(args: argparse.Namespace) -> Result:
         "gpu_memory_bytes": number(gpu.memory_bytes),
         "states_bytes": number(report.states.total),
         "activations_bytes": number(report.activations),
+        "logits_bytes": number(report.logits),
+        "overheads_bytes": number(report.overheads),
         "per_gpu_bytes": number(report.per_gpu_bytes),
         "fits": report.per_gpu_bytes <= gpu.memory_bytes,
-        "busiest_stage": {"stage": busiest.stage, "layers": busiest.layers,
-                          "states_bytes": busiest.states,
-                          "activations_bytes": busiest.activations,
-                          "logits_bytes": busiest.logits, "total_bytes": busiest.total,
-                          "fits": busiest.total <= gpu.memory_bytes},
+        "busiest_stage": {"stage": busiest.stage, "layers": busiest.layers},
         "communication": {d: number(getattr(comm, d)) for d in DIMENSIONS}
         | {"total": number(comm.total)},
         "communication_seconds": {d: float(seconds[d]) for d in DIMENSIONS},
@@ -92,14 +87,11 @@ def run(args: argparse.Namespace) -> Result:
         f"step: {global_batch} sequences of {args.seq} tokens, micro-batch {args.micro_batch}, "
         f"{report.num_microbatches} micro-batches per replica, recompute {args.recompute}",
         "",
-        f"memory per GPU: states {float(report.states.total) / GB:,.1f} GB + activations "
-        f"{float(report.activations) / GB:,.1f} GB = {float(report.per_gpu_bytes) / GB:,.1f} GB"
-        f" of {gpu.memory_bytes / GB:,.0f} GB ({'fits' if result['fits'] else 'does not fit'})",
-        "  (Korthikanti et al.'s GPT layer, layers split evenly, as the parallelism chapter)",
-        f"busiest stage, counted for the layer trained: stage {busiest.stage} "
-        f"({busiest.layers} layers), {busiest.total / GB:,.1f} GB with logits and overheads"
-        f" ({'fits' if busiest.total <= gpu.memory_bytes else 'does not fit'}; the planner's "
-        "count)",
+        f"memory of the busiest GPU (stage {busiest.stage}, {busiest.layers} layers): states "
+        f"{float(report.states.total) / GB:,.1f} GB + activations "
+        f"{float(report.activations) / GB:,.1f} GB + logits {report.logits / GB:,.1f} GB + "
+        f"overheads {report.overheads / GB:,.1f} GB = {report.per_gpu_bytes / GB:,.1f} GB of "
+        f"{gpu.memory_bytes / GB:,.0f} GB ({'fits' if result['fits'] else 'does not fit'})",
         "",
         f"{'dimension':<10}{'sent per step':>16}{'link':>18}{'time':>12}",
     ]

@@ -18,10 +18,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from distlesson.catalog.models import Architecture
 from distlesson.checks import check_positive_int
 
-__all__ = ["RECOMPUTE", "Recompute", "activation_bytes_per_gpu", "activation_bytes_per_layer"]
+__all__ = ["RECOMPUTE", "Recompute", "activation_bytes_per_layer"]
 
 Recompute = Literal["none", "selective", "full"]
 RECOMPUTE: tuple[Recompute, ...] = ("none", "selective", "full")
@@ -69,36 +68,3 @@ def activation_bytes_per_layer(
     if sp:
         return sbh / t * (34 + scores)
     return sbh * (10 + Fraction(24, t) + scores / t)
-
-
-def activation_bytes_per_gpu(
-    arch: Architecture,
-    *,
-    seq_len: int,
-    micro_batch: int,
-    tp: int = 1,
-    sp: bool = False,
-    cp: int = 1,
-    pp: int = 1,
-    num_microbatches: int = 1,
-    recompute: Recompute = "none",
-) -> Fraction:
-    """Peak activation bytes on the busiest GPU: the first pipeline stage under 1F1B.
-
-    Equation: per-layer bytes x (num_layers / pp) layers x min(pp, num_microbatches)
-    micro-batches in flight, since under 1F1B the first stage holds pp micro-batches'
-    activations at once (Korthikanti et al. 2022, section 4.2.3: with pp >= m this is the
-    whole model's layers, independent of pp). Without pipelining (pp = 1) one micro-batch is
-    in flight at a time. When pp does not divide num_layers the busiest stage has
-    ceil(num_layers / pp) layers (Llama 3 405B: 126 layers on 16 stages). Units: bytes, exact.
-    """
-    check_positive_int("pp", pp)
-    check_positive_int("num_microbatches", num_microbatches)
-    if pp > arch.num_layers:
-        raise ValueError(f"pp={pp} must not exceed num_layers={arch.num_layers} of {arch.key}")
-    per_layer = activation_bytes_per_layer(
-        seq_len=seq_len, micro_batch=micro_batch, hidden_size=arch.hidden_size,
-        num_heads=arch.num_heads, tp=tp, sp=sp, cp=cp, recompute=recompute,
-    )
-    in_flight = min(pp, num_microbatches)
-    return per_layer * -(-arch.num_layers // pp) * in_flight

@@ -47,6 +47,7 @@ from distlesson.render.numbers import (
     format_percent,
     format_quantity,
 )
+from distlesson.render.svg import OKABE_ITO
 
 __all__ = ["CPS", "DEFAULT", "DPS", "GRID", "MICROBATCHES", "PARTS", "PPS", "TPS", "ZEROS",
            "dimensions_widget", "report", "shown", "widget_data"]
@@ -61,8 +62,9 @@ MICROBATCHES = (1, 2, 4, 8, 16, 32)  # per replica; dp x m must divide the step'
 GRID = Grid((("dp", DPS), ("tp", TPS), ("pp", PPS), ("cp", CPS), ("zero", ZEROS),
              ("microbatches", MICROBATCHES)))
 DEFAULT = (16, 1, 1, 1, 0, 8)  # the strategy table's data parallelism: the chapter's STEP
-PARTS = ("weights", "grads", "master", "optimizer", "activations")  # the bar, left to right
-COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9")  # Okabe-Ito
+PARTS = ("weights", "grads", "master", "optimizer", "activations", "logits",
+         "overheads")  # the bar, left to right
+COLOURS = OKABE_ITO[:len(PARTS)]  # in the order of the chapter's static memory plot
 BAR_STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)  # the bar's tick spacings, in GB
 BAR_TICKS = 12  # at most this many ticks on the bar's axis
 _NAME = "dimensions"  # data-widget; ids of its controls start with dl-dimensions
@@ -110,22 +112,28 @@ def _tables(locale: str) -> dict[str, dict[str, Any]]:
 
     def parts(values) -> tuple[tuple[float, ...], tuple[str, ...]]:
         values = tuple(values)
-        return (tuple(round(float(v) / 1e9, 3) for v in values),  # the bar's lengths, GB
+        # the bar's lengths in GB, to 10 MB: a twentieth of a pixel on the bar
+        return (tuple(round(float(v) / 1e9, 2) for v in values),
                 tuple(_gb(v, locale) for v in values))  # the segments' numbers, as shown
 
     tables = {
         "e": factored_table(GRID, refusals),
+        # the total, whether it fits, and the overheads' segment of the bar: all three follow
+        # every control, so they share one table
         "mem": factored_table(GRID, _values(lambda r: (
             _gb(r.per_gpu_bytes, locale),
-            LABELS["yes" if r.per_gpu_bytes <= _memory() else "no"][locale]))),
+            LABELS["yes" if r.per_gpu_bytes <= _memory() else "no"][locale],
+            *(part[0] for part in parts((r.overheads,)))))),
         "gpus": factored_table(GRID, _values(
             lambda r: format_number(r.layout.world_size, locale))),
         "seq": factored_table(GRID, _values(
             lambda r: format_number(STEP.split(r.layout.dp, r.num_microbatches).micro_batch,
                                     locale))),
         "states": factored_table(GRID, _values(
-            lambda r: parts(getattr(r.states, p) for p in PARTS[:-1])), render=list),
-        "acts": factored_table(GRID, _values(lambda r: parts((r.activations,))), render=list),
+            lambda r: parts(getattr(r.states, p) for p in PARTS[:4])), render=list),
+        # without the overheads, which follow every control (in "mem")
+        "acts": factored_table(GRID, _values(lambda r: parts(getattr(r, p) for p in PARTS[4:6])),
+                               render=list),
         # the timeline of the report's own stages and micro-batches
         "pipe": factored_table(GRID, _values(lambda r: (r.layout.pp, r.num_microbatches)),
                                render=lambda key: _pipeline(key, locale)),

@@ -104,15 +104,16 @@ def strategy_table(locale: str) -> str:
             _strategy_name(key, layout, locale),
             _gb(report.states.total, locale),
             _gb(report.activations, locale),
+            _gb(report.logits + report.overheads, locale),
             _gb(total, locale),
             _t("yes" if total <= memory else "no", locale),
             f"{sent} {_MARK}" if key in _PER_MICROBATCH else sent,
         ))
     headers = (_t("strategy", locale), _t("states_gpu", locale), _t("acts_gpu", locale),
-               _t("total_gpu", locale), _t("fits", locale, gb=_gb(memory, locale, 0)),
-               _t("comm_step", locale))
-    table = markdown_table(Table(headers, tuple(rows), (False, True, True, True, False, True)),
-                           locale)
+               _t("other_gpu", locale), _t("total_gpu", locale),
+               _t("fits", locale, gb=_gb(memory, locale, 0)), _t("comm_step", locale))
+    table = markdown_table(
+        Table(headers, tuple(rows), (False, True, True, True, True, False, True)), locale)
     return f"{table}\n\n{_MARK} {_t('per_microbatch_note', locale)}"
 
 
@@ -122,7 +123,8 @@ def memory_plot(locale: str) -> str:
     parts = ("weights", "grads", "master", "optimizer")
     stacks = [(_t(p, locale), [float(getattr(r.states, p)) / 1e9 for _, _, r in reports])
               for p in parts]
-    stacks.append((_t("activations", locale), [float(r.activations) / 1e9 for _, _, r in reports]))
+    stacks += [(_t(part, locale), [float(getattr(r, part)) / 1e9 for _, _, r in reports])
+               for part in ("activations", "logits", "overheads")]
     return stacked_barh(
         [_strategy_name(key, layout, locale) for key, layout, _ in reports], stacks,
         xlabel=_t("gb_per_gpu", locale), locale=locale,
@@ -219,6 +221,8 @@ def llama405_table(locale: str) -> str:
         (_t("master", locale) + " + " + _t("optimizer", locale),
          _gb(report.states.master + report.states.optimizer, locale)),
         (_t("activations", locale), _gb(report.activations, locale)),
+        *([(_t("logits", locale), _gb(report.logits, locale))] if report.logits else []),
+        (_t("overheads", locale), _gb(report.overheads, locale)),
         (f"**{_t('total_gpu', locale)}**", f"**{_gb(report.per_gpu_bytes, locale)}**"),
         (_t("comm_step", locale) + ": " + _t("dim_dp", locale), _gb(c.dp, locale)),
         (_t("comm_step", locale) + ": " + _t("dim_tp", locale), _gb(c.tp, locale, 0)),
@@ -269,8 +273,6 @@ def figures() -> list[Figure]:
         Figure("par.microbatches_per_replica", reports["dp"].num_microbatches),
         Figure("par.full_grads", float(dense.grads), "GB", digits=0,
                doc="the whole bf16 gradient, which accumulating unsharded keeps on each GPU"),
-        Figure("par.activations_full_recompute", float(reports["none"].activations), "GB",
-               digits=1),
         Figure("par.tp_comm", float(reports["tp"].communication.tp), "TB", digits=1),
         Figure("par.pp_comm", float(reports["pp"].communication.pp), "GB", digits=1),
         Figure("par.kernel_efficiency", KERNEL_EFFICIENCY, "%"),

@@ -1,17 +1,20 @@
 """The combined view: one layout dp x tp x pp x cp, its memory and its traffic per GPU.
 
-For a model, a layout (:class:`distlesson.memory.states.Layout`) and a step's workload, this module
-returns what one GPU holds (model states with the ZeRO stage, activations) and the bytes it
-sends per training step in each dimension. Each term is a closed form whose pieces are
-checked elsewhere against a simulation: the ring collectives
-(:mod:`distlesson.parallel.collectives`),
-ZeRO (:mod:`distlesson.parallel.zero`), tensor parallelism (:mod:`distlesson.parallel.tensor`) and
-ring attention (:mod:`distlesson.parallel.context`).
+For a model, a layout (:class:`distlesson.memory.states.Layout`) and a step's workload, this
+module returns what the busiest GPU holds and the bytes it sends per training step in each
+dimension. Memory is the performance model's own count (:mod:`distlesson.memory.stages`):
+the stage's parameters with the ZeRO stage, the activations of the layer actually trained,
+tensor by tensor, for the micro-batches the stage holds, the logits on the last stage, and
+named overheads; the planner and the accuracy chapter use the same count. The traffic is a
+closed form whose pieces are checked elsewhere against a simulation: the ring collectives
+(:mod:`distlesson.parallel.collectives`), ZeRO (:mod:`distlesson.parallel.zero`), tensor
+parallelism (:mod:`distlesson.parallel.tensor`) and ring attention
+(:mod:`distlesson.parallel.context`).
 
 Assumptions, stated once: ring collectives; sequence parallelism on whenever tp > 1
 (Megatron-LM's default with TP: same bytes as the all-reduce, activations divided by tp);
-16-bit activations; the busiest pipeline stage (ceil(layers / pp) layers, 1F1B); compute and
-communication not overlapped (the bytes are what must move, not the time it takes).
+16-bit activations; 1F1B; compute and communication not overlapped (the bytes are what must
+move, not the time it takes).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from distlesson.catalog.models import Architecture
-from distlesson.memory.activations import RECOMPUTE, Recompute, activation_bytes_per_gpu
+from distlesson.memory.activations import RECOMPUTE, Recompute
+from distlesson.memory.stages import StageMemory, stage_memory, stage_params
 from distlesson.memory.states import (
     Layout,
     MemoryBreakdown,
@@ -109,23 +113,40 @@ class StepCommunication:
 
 @dataclass(frozen=True)
 class LayoutReport:
-    """Memory and traffic of one GPU under a layout."""
+    """Memory and traffic of the busiest GPU under a layout."""
 
     layout: Layout
     """The layout analysed."""
     num_microbatches: int
     """Micro-batches per replica per step."""
+    stage: StageMemory
+    """The pipeline stage whose GPUs hold the most
+    (:func:`distlesson.memory.stages.stage_memory`)."""
     states: MemoryBreakdown
-    """Model states held by the GPU (weights, grads, master, optimizer)."""
-    activations: Fraction
-    """Peak activation bytes (the busiest stage under 1F1B)."""
+    """That stage's model states per GPU (weights, grads, master, optimizer)."""
     communication: StepCommunication
     """Bytes sent per step, per dimension."""
 
     @property
-    def per_gpu_bytes(self) -> Fraction:
-        """States plus activations: what must fit in the GPU's memory."""
-        return Fraction(self.states.total) + self.activations
+    def activations(self) -> float:
+        """The stage's layers' activations for the micro-batches in flight, and the layer
+        rebuilt under full recomputation."""
+        return self.stage.activations
+
+    @property
+    def logits(self) -> float:
+        """The output head's logits and loss softmax (last stage only, else 0)."""
+        return self.stage.logits
+
+    @property
+    def overheads(self) -> float:
+        """CUDA context, communication buffers and fragmentation."""
+        return self.stage.total - self.stage.allocated
+
+    @property
+    def per_gpu_bytes(self) -> float:
+        """Everything the GPU holds: what must fit in its memory."""
+        return self.stage.total
 
 
 def _layers_per_stage(arch: Architecture, layout: Layout) -> int:
@@ -190,15 +211,17 @@ def step_communication(arch: Architecture, layout: Layout, workload: Workload) -
 
 
 def analyse_layout(arch: Architecture, layout: Layout, workload: Workload) -> LayoutReport:
-    """Memory (states + activations) and traffic of the busiest GPU under ``layout``."""
+    """Memory and traffic of the busiest GPU under ``layout`` (1F1B)."""
     check_layout(arch, layout)
     m = workload.num_microbatches(layout)
-    states = model_states(arch, optimizer=workload.optimizer, precision=workload.precision)
-    activations = activation_bytes_per_gpu(
-        arch, seq_len=workload.seq_len, micro_batch=workload.micro_batch, tp=layout.tp,
-        sp=layout.tp > 1, cp=layout.cp, pp=layout.pp, num_microbatches=m,
-        recompute=workload.recompute,
-    )
-    return LayoutReport(layout=layout, num_microbatches=m,
-                        states=per_gpu_states(states, layout), activations=activations,
+    stages = stage_memory(arch, layout, seq_len=workload.seq_len,
+                          micro_batch=workload.micro_batch, num_microbatches=m,
+                          recompute=workload.recompute, precision=workload.precision,
+                          optimizer=workload.optimizer)
+    busiest = max(stages, key=lambda s: s.total)
+    params = stage_params(arch, layout.pp)[busiest.stage]
+    states = per_gpu_states(model_states(params, optimizer=workload.optimizer,
+                                         precision=workload.precision),
+                            Layout(dp=layout.dp, tp=layout.tp, zero=layout.zero))
+    return LayoutReport(layout=layout, num_microbatches=m, stage=busiest, states=states,
                         communication=step_communication(arch, layout, workload))

@@ -47,7 +47,8 @@
         v[name] = valid ? get(name) : undefined;
       });
       var entry = valid ? {
-        p: v.states[0].concat(v.acts[0]), q: v.states[1].concat(v.acts[1]) } : { e: reason };
+        p: v.states[0].concat(v.acts[0], [v.mem[2]]),
+        q: v.states[1].concat(v.acts[1], [v.mem[3]]) } : { e: reason };
       core.refusal(out, entry, valid);
       var shown = { memory: valid && v.mem[0], fits: valid && v.mem[1], gpus: v.gpus,
         sequences: v.seq, sent_dp: v.sent_dp, sent_tp: v.sent_tp, sent_pp: v.sent_pp,

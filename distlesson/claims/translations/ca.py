@@ -612,11 +612,14 @@ CLAIMS.update({
             "etapes, cada GPU guarda {{ claim.ca_widget_memory.stated }}."
         ),
         "why": (
-            "Amb ZeRO-1, l'etapa de ZeRO que implica la xifra de la figura, i recàlcul "
-            "complet, la biblioteca compta {{ claim.ca_widget_memory.computed }} amb el nombre "
-            "exacte de paràmetres de Llama 3 70B; el nombre rodó de "
-            "{{ claim.ca_widget_memory.params }} dona {{ claim.ca_widget_memory.nominal }}, la "
-            "xifra de la figura. Una diferència del recompte, no del mètode."
+            "La figura compta els estats amb un nombre rodó de "
+            "{{ claim.ca_widget_memory.params }} paràmetres i l'entrada de cada capa per als "
+            "microlots en curs: en surt {{ claim.ca_widget_memory.nominal }}, la seva xifra. "
+            "La biblioteca compta {{ claim.ca_widget_memory.computed }} per a la GPU més "
+            "carregada: el nombre exacte de paràmetres de Llama 3 70B amb l'embedding a la "
+            "primera etapa, la capa que es reconstrueix durant la passada enrere, i el context "
+            "de CUDA, els buffers de comunicació i la fragmentació. ZeRO-1 és l'etapa que "
+            "implica la xifra de la figura; el recàlcul és complet."
         ),
     },
     "ca_widget_dp_traffic": {
