@@ -18,16 +18,15 @@ Two jobs, for the plugin and for the tests:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import posixpath
 import re
-from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from mkdocs.structure.files import File, Files
 
+from distlesson.site.build_cache import BuildCache
 from distlesson.site.prose_lint import TypedNumber, typed_numbers
 
 __all__ = [
@@ -157,28 +156,26 @@ def dress_lab_page(html: str, *, src_uri: str, page_url: str, locale: str) -> tu
     return head + button + html, css
 
 
-def reuse_rendering(page, renders: dict, *, stamp: Hashable) -> None:
-    """Under ``mkdocs serve`` only: run a lab again only if it or the library changed.
+def reuse_rendering(page, cache: BuildCache, *, options: str) -> None:
+    """Run a lab only when it, the library or mkdocs-jupyter's options changed.
 
-    ``mkdocs build`` (CI, ``scripts/test``) runs every lab at every build: mkdocs-jupyter's
-    cache is off, since its key ignores the library. An author's rebuild after editing a
-    chapter need not run twelve notebooks again, though. ``renders`` maps a lab's path to
-    (fingerprint, content, toc) from an earlier build in this process; the fingerprint is
-    the notebook's bytes and ``stamp`` (the library's source files with their modification
-    times, and mkdocs-jupyter's options), so an edit to either runs the lab afresh. Wraps
-    the ``page.render`` that mkdocs-jupyter installed.
+    mkdocs-jupyter's own cache is off, since its key ignores the library. Ours
+    (:mod:`distlesson.site.build_cache`) keys the rendered page (its HTML and table of
+    contents) on the notebook's bytes, ``options`` and the library's source fingerprint, so
+    an edit to either runs the lab afresh, and an unchanged lab is never run twice, across
+    builds and ``mkdocs serve`` rebuilds alike. Wraps the ``page.render`` that mkdocs-jupyter
+    installed; a failing notebook raises before anything is stored.
     """
-    path = page.file.abs_src_path
-    fingerprint = (hashlib.sha256(Path(path).read_bytes()).hexdigest(), stamp)
+    key = cache.key("lab", Path(page.file.abs_src_path).read_bytes(), options)
     render = page.render
 
     def render_unless_unchanged(config, files) -> None:
-        kept = renders.get(path)
-        if kept is not None and kept[0] == fingerprint:
-            page.content, page.toc = kept[1], kept[2]
+        kept = cache.get("lab", key)
+        if kept is not None:
+            page.content, page.toc = kept
             return
         render(config, files)
-        renders[path] = (fingerprint, page.content, page.toc)
+        cache.put("lab", key, (page.content, page.toc))
 
     page.render = render_unless_unchanged
 

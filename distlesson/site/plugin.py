@@ -12,26 +12,32 @@
 - ``on_config`` writes each lab's notebooks, one per language, from its single source
   ``labs/NAME.py`` into ``docs/labs/NAME.LOCALE.py`` (:mod:`distlesson.site.lab_sources`);
   ``on_serve`` watches ``labs/`` too.
+- A content-addressed cache (:mod:`distlesson.site.build_cache`) keeps the output of every
+  executed block, the figure registry and the rendered labs on disk, keyed on their source
+  and the library's source fingerprint: ``on_pre_build`` opens the cache of the library as
+  it is now, so an unchanged block is never run twice and a library edit reruns all.
 - ``on_files`` makes the labs (``docs/labs/NAME.LOCALE.py``) pages again after the i18n
   plugin turned them into static files, so that mkdocs-jupyter runs and renders them;
   ``on_page_content`` dresses a rendered lab for the site (no CDN script, one shared
-  stylesheet, a download button) and ``on_post_build`` writes that stylesheet. Under
-  ``mkdocs serve`` only, ``on_pre_page`` runs a lab again only when it or the library
-  changed (:mod:`distlesson.site.labs`).
+  stylesheet, a download button) and ``on_post_build`` writes that stylesheet.
+  ``on_pre_page`` runs a lab again only when it or the library changed
+  (:mod:`distlesson.site.labs`).
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import os
 import re
 import sys
 from pathlib import Path
 
+from mkdocs.config import config_options
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from distlesson.site import lab_sources, labs
+from distlesson.site import build_cache, exec_blocks, lab_sources, labs
 
 __all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
 
@@ -83,11 +89,18 @@ def _source_stamp() -> tuple[tuple[str, int], ...]:
 
 
 class DistlessonPlugin(BasePlugin):
+    # Folders (beside mkdocs.yml) whose Python sources the cache keys on besides the
+    # package's own: a site whose blocks import another library of its own names it here.
+    config_scheme = (("cache_sources", config_options.ListOfItems(
+        config_options.Type(str), default=[])),)
+
     def __init__(self) -> None:
+        super().__init__()
         self._stamp: tuple[tuple[str, int], ...] | None = None
         self._notebook_css = ""
         self._serving = False
-        self._lab_renders: dict = {}
+        self._cache: build_cache.BuildCache | None = None
+        self._figures = None
 
     def on_startup(self, *, command, dirty) -> None:
         # Defining on_startup also keeps this instance across the rebuilds of mkdocs serve,
@@ -95,6 +108,13 @@ class DistlessonPlugin(BasePlugin):
         self._serving = command == "serve"
 
     def on_config(self, config):
+        # The labs run in the kernel spec jupyter/kernels/distlesson-quiet: plain ipykernel
+        # with its log at ERROR, so a build does not print ipykernel's warning about TCP on
+        # the loopback for every notebook (not the author's to act on).
+        kernels = str(PACKAGE_DIR / "site" / "jupyter")
+        paths = os.environ.get("JUPYTER_PATH", "")
+        if kernels not in paths.split(os.pathsep):
+            os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (kernels, paths) if p)
         i18n = config.plugins.get("i18n")
         locales = [language.locale for language in i18n.config.languages] if i18n else ["en"]
         try:
@@ -121,7 +141,23 @@ class DistlessonPlugin(BasePlugin):
             # modules too, or a page mixes old classes with new ones
             importlib.reload(sys.modules["distlesson"])
             log.info("distlesson changed: reloaded %d modules", len(stale))
+        if self._stamp != stamp or self._figures is None:
+            self._open_cache(config)
         self._stamp = stamp
+
+    def _open_cache(self, config) -> None:
+        """The cache of the library as it is now, and the figure registry read from it."""
+        project = Path(config.config_file_path).parent
+        sources = [PACKAGE_DIR, *(project / name for name in self.config["cache_sources"])]
+        self._cache = build_cache.cache_from_env(project / ".cache" / "build", sources)
+        exec_blocks.use_cache(self._cache)
+        figures = importlib.import_module("distlesson.site.figures")
+        if self._cache is None:
+            self._figures = figures.figure_registry()
+            return
+        self._cache.prune()
+        self._figures = self._cache.get_or_compute(
+            "figures", self._cache.key("figures"), lambda: dict(figures.figure_registry()))
 
     @event_priority(-110)  # after mkdocs-static-i18n's on_files (-100)
     def on_files(self, files, config):
@@ -131,10 +167,10 @@ class DistlessonPlugin(BasePlugin):
     def on_pre_page(self, page, config, files):
         if labs.is_lab(page.file.src_uri) and hasattr(page, "render"):
             labs.report_failures(page, sources=_lab_sources(config))
-        if self._serving and labs.is_lab(page.file.src_uri):
+        if self._cache is not None and labs.is_lab(page.file.src_uri):
             jupyter = config.plugins.get("mkdocs-jupyter")
             options = repr(sorted(jupyter.config.items())) if jupyter is not None else ""
-            labs.reuse_rendering(page, self._lab_renders, stamp=(self._stamp, options))
+            labs.reuse_rendering(page, self._cache, options=options)
         return page
 
     def on_page_content(self, html, page, config, files):
@@ -146,6 +182,9 @@ class DistlessonPlugin(BasePlugin):
         return html
 
     def on_post_build(self, config) -> None:
+        if self._cache is not None:
+            log.info("build cache: %d computations reused, %d run",
+                     self._cache.hits, self._cache.misses)
         if self._notebook_css:  # the same for every lab: written once per language build
             target = Path(config.site_dir) / labs.NOTEBOOK_CSS
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +193,6 @@ class DistlessonPlugin(BasePlugin):
     def on_page_markdown(self, markdown, page, config, files):
         if labs.is_lab(page.file.src_uri):
             return markdown  # a notebook's source: mkdocs-jupyter renders it, not Markdown
-        figures = importlib.import_module("distlesson.site.figures")
         placeholders = importlib.import_module("distlesson.site.placeholders")
         locale = page_locale(page.file.src_uri)
         where = f"docs/{page.file.src_uri}"
@@ -162,6 +200,6 @@ class DistlessonPlugin(BasePlugin):
                                      first_line=_first_line(page, markdown))
         try:
             return placeholders.resolve_placeholders(
-                markdown, locale, figures.figure_registry(), where=where)
+                markdown, locale, self._figures, where=where)
         except placeholders.UnknownFigureError as error:
             raise PluginError(str(error)) from None
