@@ -80,3 +80,12 @@ def test_detector_catches_a_remote_script_and_font():
     assert _FETCHED.search('const m = (await import("https://cdnjs.example/mermaid.mjs"))')
     assert not _FETCHED.search('<a href="https://arxiv.org/abs/1910.02054">paper</a>')
     assert not _FETCHED.search('<link rel="canonical" href="https://example.org/fa/">')
+
+
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())
+def test_catalan_pages_elide_before_numbers(site, page):
+    """No «de 11,1» or «dins de 1,0» left on a built Catalan page (the review's slips)."""
+    from distlesson.render.catalan import elide_html
+
+    html = _html(site, page, "ca")
+    assert elide_html(html) == html

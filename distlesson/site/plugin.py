@@ -1,5 +1,7 @@
 """The MkDocs plugin: figures in prose, and a fresh library after an author's edit.
 
+- ``on_page_content`` elides Catalan «de» and «del» before numbers read with a vowel first
+  (:mod:`distlesson.render.catalan`), and dresses the labs (below).
 - ``on_page_markdown`` replaces ``{{ name }}`` placeholders with the library's figures,
   formatted for the page's language; an unknown name aborts the build naming page and line.
   It also names every executed fence after its place in the source
@@ -37,6 +39,7 @@ from mkdocs.config import config_options
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
+from distlesson.render import catalan
 from distlesson.site import build_cache, exec_blocks, lab_sources, labs
 
 __all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
@@ -174,11 +177,12 @@ class DistlessonPlugin(BasePlugin):
         return page
 
     def on_page_content(self, html, page, config, files):
-        if not labs.is_lab(page.file.src_uri):
-            return html
-        html, self._notebook_css = labs.dress_lab_page(
-            html, src_uri=page.file.src_uri, page_url=page.url,
-            locale=page_locale(page.file.src_uri))
+        locale = page_locale(page.file.src_uri)
+        if labs.is_lab(page.file.src_uri):
+            html, self._notebook_css = labs.dress_lab_page(
+                html, src_uri=page.file.src_uri, page_url=page.url, locale=locale)
+        if locale == "ca":  # «de 11,1» -> «d'11,1», wherever a template put the number
+            html = catalan.elide_html(html)
         return html
 
     def on_post_build(self, config) -> None:

@@ -1,0 +1,66 @@
+"""Catalan elision before numbers written in digits: «de 11,1» becomes «d'11,1».
+
+Catalan elides *de*, and the article of *del*, before a word that starts with a vowel
+sound (IEC, *Gramàtica de la llengua catalana*, the apostrophe). A number in digits is read
+aloud, so the rule follows how it is read: *u*, *un* or *una* (1) and *onze* (11) start with
+a vowel, and so do the numbers read from them, *un milió*, *onze mil*, *u coma cinc*.
+*Mil* (1.000 to 1.999), *cent* (100 to 199) and every other number start with a consonant.
+Templates write «de {x}» and «del {x}»; :func:`elide` corrects them once the number is in,
+so that no author has to think of it (the Catalan review found "de 11,1" and "dins de 1,0").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["elide", "elide_html", "starts_with_vowel"]
+
+_BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
+_SKIPPED = ("code", "pre", "script", "style", "kbd", "samp")
+_TAG = re.compile(r"(<[^>]+>)")
+
+
+def starts_with_vowel(integer: int) -> bool:
+    """Whether ``integer``, read aloud in Catalan, starts with a vowel sound."""
+    if integer < 0:
+        raise ValueError(f"integer={integer!r} must be >= 0")
+    if integer >= 10**6:  # un milió, onze milions; mil milions starts with "mil"
+        millions = integer // 10**6
+        return millions == 1 or starts_with_vowel(millions)
+    if integer >= 1000:  # mil (not "un mil"), onze mil, vint mil...
+        thousands = integer // 1000
+        return thousands != 1 and starts_with_vowel(thousands)
+    return integer in (1, 11)
+
+
+def _integer_part(number: str) -> int:
+    return int(number.replace(".", ""))  # Catalan groups thousands with a point
+
+
+def _replace(found: re.Match) -> str:
+    word, _, number = found.groups()
+    if not starts_with_vowel(_integer_part(number)):
+        return found.group(0)
+    if word.lower() == "del":
+        return f"{word[0]}e l'{number}"
+    return f"{word[0]}'{number}"
+
+
+def elide(text: str) -> str:
+    """``text`` with «de N» and «del N» elided where N is read with a vowel first."""
+    return _BEFORE_NUMBER.sub(_replace, text)
+
+
+def elide_html(html: str) -> str:
+    """:func:`elide` on the text of ``html``, leaving tags, code and scripts alone."""
+    parts = _TAG.split(html)
+    skipped = 0
+    for i, part in enumerate(parts):
+        if i % 2:  # a tag
+            name = part[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower()
+            if name in _SKIPPED and not part.endswith("/>"):
+                skipped += -1 if part.startswith("</") else 1
+                skipped = max(skipped, 0)
+        elif not skipped:
+            parts[i] = elide(part)
+    return "".join(parts)

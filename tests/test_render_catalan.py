@@ -1,0 +1,47 @@
+"""Catalan elision before numbers, by the rule of how each number is read aloud."""
+
+import pytest
+
+from distlesson.render.catalan import elide, elide_html, starts_with_vowel
+
+
+@pytest.mark.parametrize(("integer", "vowel"), [
+    (1, True),  # u / un / una
+    (11, True),  # onze
+    (0, False), (2, False), (8, False), (10, False), (12, False), (18, False),  # zero, dos...
+    (100, False), (111, False),  # cent, cent onze
+    (1000, False), (1999, False),  # mil...
+    (11_000, True), (11_500, True),  # onze mil
+    (21_000, False),  # vint-i-un mil
+    (1_000_000, True), (1_500_000, True),  # un milió
+    (11_000_000, True),  # onze milions
+    (2_000_000, False),  # dos milions
+    (1_000_000_000, False),  # mil milions
+    (10**12, True),  # un bilió (un milió de milions)
+])
+def test_numbers_read_with_a_vowel_first(integer, vowel):
+    assert starts_with_vowel(integer) is vowel
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("és de 11,1 minuts", "és d'11,1 minuts"),  # the review's example
+    ("dins de 1,0\xa0×\xa010", "dins d'1,0\xa0×\xa010"),  # and its other one
+    ("un augment del 11 %", "un augment de l'11 %"),
+    ("De 1 a 8", "D'1 a 8"),
+    ("de 1.000 GPU", "de 1.000 GPU"),  # mil
+    ("de 11.000 GPU", "d'11.000 GPU"),  # onze mil
+    ("de 1.000.000 de tokens", "d'1.000.000 de tokens"),  # un milió
+    ("de 12,5 GB i del 80 %", "de 12,5 GB i del 80 %"),
+    ("de\n11,1 minuts", "d'11,1 minuts"),  # a line break in the source
+    ("onde 1", "onde 1"),  # not the word "de"
+    ("de 1F1B", "de 1F1B"),  # a name, not a number
+])
+def test_elide(text, expected):
+    assert elide(text) == expected
+
+
+def test_elide_html_leaves_code_and_tags_alone():
+    html = ('<p>és de 11,1 minuts</p><code>de 1</code><pre><span>de 11</span></pre>'
+            '<td class="de 1">del 1 %</td>')
+    assert elide_html(html) == ('<p>és d\'11,1 minuts</p><code>de 1</code>'
+                                '<pre><span>de 11</span></pre><td class="de 1">de l\'1 %</td>')
