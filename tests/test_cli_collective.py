@@ -41,15 +41,26 @@ def test_one_gib_all_reduce_in_one_h100_node_reaches_most_of_nvlink(capsys):
     assert "How to Scale Your Model" in out["source"]
 
 
-def test_eight_bytes_are_latency_bound_and_take_the_tree(capsys):
+def test_eight_bytes_are_latency_bound(capsys):
     out = run_json(capsys, "collective", "--op", "all-reduce", "--bytes", "8", "--ranks", "8")
-    assert out["algorithm"] == "tree"  # 2 ceil(log2 8) = 6 steps instead of 14
-    assert out["latency_s"] == pytest.approx(6 * ALPHA, rel=1e-12)
-    assert out["bandwidth_s"] == pytest.approx(2 * 8 / BETA, rel=1e-12)
+    # inside one node auto keeps NCCL's ring: 14 steps for 8 bytes
+    assert out["algorithm"] == "ring"
+    assert out["latency_s"] == pytest.approx(14 * ALPHA, rel=1e-12)
+    assert out["bandwidth_s"] == pytest.approx(1.75 * 8 / BETA, rel=1e-12)
     assert out["dominant"] == "latency" and out["busbw"] < 1e-3 * NVLINK
-    ring = run_json(capsys, "collective", "--op", "all-reduce", "--bytes", "8", "--ranks",
-                    "8", "--algorithm", "ring")
-    assert ring["algorithm"] == "ring" and ring["latency_s"] == pytest.approx(14 * ALPHA)
+    tree = run_json(capsys, "collective", "--op", "all-reduce", "--bytes", "8", "--ranks",
+                    "8", "--algorithm", "tree")
+    assert tree["algorithm"] == "tree"  # 2 ceil(log2 8) = 6 steps, 2 S
+    assert tree["latency_s"] == pytest.approx(6 * ALPHA, rel=1e-12)
+    assert tree["bandwidth_s"] == pytest.approx(2 * 8 / BETA, rel=1e-12)
+
+
+def test_across_nodes_auto_takes_the_tree_for_small_arrays(capsys):
+    out = run_json(capsys, "collective", "--op", "all-reduce", "--bytes", "8", "--ranks",
+                   "64", "--gpus-per-node", "1")
+    # 64 nodes: the tree's 2 x 6 = 12 steps against the ring's 126
+    assert out["algorithm"] == "tree"
+    assert out["latency_s"] == pytest.approx(12 * ALPHA, rel=1e-12)
 
 
 @pytest.mark.parametrize(("op", "factor"), [

@@ -159,15 +159,17 @@ def group_collective(op: Op, size: float, ranks: int, ranks_per_node: int, *, in
 
     One node: the intra-node link. One rank per node: the inter-node link. Otherwise the
     hierarchical form of the module docstring (send-recv crosses nodes once); ``algorithm``
-    is the one of the inter-node part (rings inside a node, as NCCL). The result's
+    is the one of the inter-node part (rings inside a node, as NCCL; in one node, ``auto``
+    is the ring and ``tree`` models a tree anyway). The result's
     ``algorithm`` is the inter-node part's (``ring`` or ``tree``), and its bandwidths are
     NCCL-tests' over all ``ranks``, as they would print for the whole group."""
     if (isinstance(ranks_per_node, bool) or not isinstance(ranks_per_node, int)
             or not 1 <= ranks_per_node <= ranks or ranks % ranks_per_node):
         raise ValueError(f"ranks_per_node={ranks_per_node} must divide ranks={ranks}")
     k, nodes = ranks_per_node, ranks // ranks_per_node
-    if nodes == 1:
-        return collective_time(op, size, ranks, intra, algorithm)
+    if nodes == 1:  # NCCL's trees span nodes: inside one, auto keeps the ring
+        return collective_time(op, size, ranks, intra,
+                               "ring" if algorithm == "auto" else algorithm)
     if k == 1 or op in ("send-recv", "broadcast", "all-to-all"):
         flat = collective_time(op, size, ranks if op != "send-recv" else 2, inter, algorithm)
         return _sum(op, size, ranks, flat.algorithm, (flat,))
@@ -185,6 +187,4 @@ def group_time(op: Op, size: float, ranks: int, ranks_per_node: int, *, intra: s
                inter: str) -> float:
     """Seconds for ``op`` in a group of ``ranks`` with ``ranks_per_node`` of them per node:
     :func:`group_collective` with rings inside one node and NCCL's choice across nodes."""
-    one_node = ranks_per_node == ranks
-    return group_collective(op, size, ranks, ranks_per_node, intra=intra, inter=inter,
-                            algorithm="ring" if one_node else "auto").time
+    return group_collective(op, size, ranks, ranks_per_node, intra=intra, inter=inter).time
