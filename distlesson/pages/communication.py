@@ -5,7 +5,8 @@ Every time is :mod:`distlesson.parallel.alpha_beta`'s (fixed by the 8 x H100 mea
 of :mod:`distlesson.catalog.achieved`); the topology's figures are
 :mod:`distlesson.catalog.topology`'s and :mod:`distlesson.catalog.interconnects`'; the
 dimensions' costs are the step model's (:mod:`distlesson.efficiency.step_time`) on the MFU
-chapter's step; the timeline is :mod:`distlesson.efficiency.bucket_overlap`'s.
+chapter's step; the timeline is :mod:`distlesson.efficiency.bucket_overlap`'s. The
+figures its prose quotes are in :mod:`distlesson.pages.communication_figures`.
 """
 
 from __future__ import annotations
@@ -27,17 +28,17 @@ from distlesson.efficiency.step_time import (
 )
 from distlesson.memory.states import Layout
 from distlesson.pages import mfu
-from distlesson.pages.communication_labels import label
+from distlesson.pages.communication_labels import label as _label
+from distlesson.pages.widget_html import isolate
 from distlesson.parallel.alpha_beta import CollectiveTime, group_collective
 from distlesson.parallel.layout import Workload
-from distlesson.render.figure import Figure
 from distlesson.render.lines import loglog_lines
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.streams import streams_svg
 from distlesson.render.tables import Table, markdown_table
 from distlesson.render.topology_diagram import topology_diagram
 
-__all__ = ["GPU", "INTER", "NODE", "all_reduce", "dimension_table", "figures",
+__all__ = ["GPU", "INTER", "NODE", "all_reduce", "dimension_table",
            "latency_plot", "nccl_table", "overlap_timeline", "overlap_timelines",
            "topology_figure", "topology_table"]
 
@@ -57,6 +58,12 @@ SPREAD = 16  # the timeline's second case: 16 GPUs, one per node
 PREFETCH_MODEL = "llama3-70b"
 
 
+def label(key: str, locale: str) -> str:
+    """The word ``key``; on a right-to-left page inside a right-to-left isolate, so that the
+    Latin names and digits in it fall in place in plots drawn left to right."""
+    return isolate(_label(key, locale), locale)
+
+
 def all_reduce(size: float, ranks: int, per_node: int, algorithm: str = "auto"
                ) -> CollectiveTime:
     """An all-reduce on the chapter's cluster (H100 servers, InfiniBand NDR between them)."""
@@ -69,6 +76,15 @@ def _bytes_tick(value: float, locale: str) -> str:
         if value >= 2**{"GiB": 30, "MiB": 20, "KiB": 10}[unit]:
             return format_quantity(value, unit, locale)
     return format_quantity(value, "B", locale)
+
+
+def _size_symbol(value: float, locale: str) -> str:
+    """A short tick: the binary symbol (KiB, MiB, GiB, B) in every language, so that the
+    plot's eight ticks fit side by side."""
+    for symbol, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if value >= scale:
+            return f"{format_number(value / scale, locale)}\u00a0{symbol}"
+    return f"{format_number(value, locale)}\u00a0B"
 
 
 def _time_tick(value: float, locale: str) -> str:
@@ -89,9 +105,9 @@ def latency_plot(locale: str) -> str:
              series("ring_nodes", n * k, "ring"), series("tree_nodes", n * k, "tree")]
     return loglog_lines(PLOT_SIZES, lines, xlabel=label("size", locale),
                         ylabel=label("time", locale), locale=locale,
-                        tick_format=lambda v: _bytes_tick(v, locale),
+                        tick_format=lambda v: _size_symbol(v, locale),
                         ytick_format=lambda v: _time_tick(v, locale),
-                        name=f"comm-regimes-{locale}", title=label("plot_title", locale))
+                        name=f"comm-regimes-{locale}", title=_label("plot_title", locale))
 
 
 def nccl_table(locale: str) -> str:
@@ -104,8 +120,8 @@ def nccl_table(locale: str) -> str:
                      format_number(c.time * 1e6, locale, digits=1),
                      format_number(c.algbw / 1e9, locale, digits=2),
                      format_number(c.busbw / 1e9, locale, digits=2),
-                     label(c.algorithm, locale)))
-    headers = tuple(label(k, locale) for k in ("bytes", "count", "time_us", "algbw", "busbw",
+                     _label(c.algorithm, locale)))
+    headers = tuple(_label(k, locale) for k in ("bytes", "count", "time_us", "algbw", "busbw",
                                               "algorithm"))
     return markdown_table(Table(headers, tuple(rows), (True,) * 5 + (False,)), locale)
 
@@ -119,30 +135,30 @@ def topology_table(locale: str) -> str:
     llama = get_fabric("llama3-roce")
     ratio = format_quantity(llama.oversubscription, "x", locale)
     rows = (
-        (label("domain_hgx", locale), format_number(get_domain("hgx-h100").gpus, locale),
-         _per_gpu(get_domain("hgx-h100").bandwidth, locale), label("note_hgx", locale)),
-        (label("domain_nvl72", locale), format_number(get_domain("gb200-nvl72").gpus, locale),
-         _per_gpu(get_domain("gb200-nvl72").bandwidth, locale), label("note_nvl72", locale)),
-        (label("fabric_superpod", locale), label("none", locale),
+        (_label("domain_hgx", locale), format_number(get_domain("hgx-h100").gpus, locale),
+         _per_gpu(get_domain("hgx-h100").bandwidth, locale), _label("note_hgx", locale)),
+        (_label("domain_nvl72", locale), format_number(get_domain("gb200-nvl72").gpus, locale),
+         _per_gpu(get_domain("gb200-nvl72").bandwidth, locale), _label("note_nvl72", locale)),
+        (_label("fabric_superpod", locale), _label("none", locale),
          _per_gpu(get_fabric("superpod-h100").bandwidth(1), locale),
-         label("note_superpod", locale)),
-        (label("fabric_llama", locale), format_number(llama.full_bisection_gpus, locale),
-         _per_gpu(llama.bandwidth(1), locale), label("note_llama", locale).format(x=ratio)),
+         _label("note_superpod", locale)),
+        (_label("fabric_llama", locale), format_number(llama.full_bisection_gpus, locale),
+         _per_gpu(llama.bandwidth(1), locale), _label("note_llama", locale).format(x=ratio)),
     )
-    headers = tuple(label(k, locale) for k in ("what", "gpus", "per_gpu", "note"))
+    headers = tuple(_label(k, locale) for k in ("what", "gpus", "per_gpu", "note"))
     return markdown_table(Table(headers, rows, (False, True, True, False)), locale)
 
 
 def topology_figure(locale: str) -> str:
     """Two H100 servers on a rail-optimised InfiniBand fabric, as an SVG."""
-    words = {k: label(k, locale) for k in ("spine", "leaf", "server", "gpu", "nvswitch")}
-    words["nvlink"] = label("nvlink_line", locale).format(
+    words = {k: _label(k, locale) for k in ("spine", "leaf", "server", "gpu", "nvswitch")}
+    words["nvlink"] = _label("nvlink_line", locale).format(
         bw=_per_gpu(get_interconnect(INTRA).bandwidth, locale))
-    words["port"] = label("port_line", locale).format(
+    words["port"] = _label("port_line", locale).format(
         bw=_per_gpu(get_interconnect(INTER).bandwidth, locale))
-    words["note"] = label("note_line", locale)
+    words["note"] = _label("note_line", locale)
     return topology_diagram(NODE, locale=locale, words=words, name=f"comm-topology-{locale}",
-                            title=label("diagram_title", locale))
+                            title=_label("diagram_title", locale))
 
 
 # --- each dimension on a real cluster: the MFU chapter's step ------------------------------
@@ -173,20 +189,20 @@ def dimension_table(locale: str) -> str:
     for dim in ("dp", "tp", "pp", "cp"):
         degree = getattr(mfu.LAYOUT, dim)
         if degree == 1:  # no group, no traffic
-            rows.append((label(f"dim_{dim}", locale), format_number(degree, locale))
-                        + (label("none", locale),) * 4)
+            rows.append((_label(f"dim_{dim}", locale), format_number(degree, locale))
+                        + (_label("none", locale),) * 4)
             continue
         if group_placement(degree, _stride(dim), cluster.gpus_per_node) > 1:
-            where = label("in_node", locale)
+            where = _label("in_node", locale)
         else:
-            where = label("across", locale).format(
+            where = _label("across", locale).format(
                 link=get_interconnect(cluster.inter_link).display_name)
         exposed = getattr(step.model.comm, dim)
-        rows.append((label(f"dim_{dim}", locale), format_number(degree, locale), where,
+        rows.append((_label(f"dim_{dim}", locale), format_number(degree, locale), where,
                      format_quantity(getattr(bare.model.comm, dim), "s", locale, digits=2),
                      format_quantity(exposed, "s", locale, digits=2),
                      format_percent(exposed / step.step_time, locale, digits=1)))
-    headers = tuple(label(k, locale) for k in ("dimension", "degree", "link", "unhidden",
+    headers = tuple(_label(k, locale) for k in ("dimension", "degree", "link", "unhidden",
                                               "exposed", "share"))
     return markdown_table(Table(headers, tuple(rows), (False, True, False, True, True, True)),
                           locale)
@@ -230,18 +246,10 @@ def overlap_timeline(locale: str) -> str:
     labels = {"compute": label("compute", locale), "network": label("network", locale),
               "time": label("time_ms", locale), "exposed": label("waits", locale)}
     return streams_svg(panels, name=f"comm-overlap-{locale}",
-                       title=label("overlap_title", locale), labels=labels, locale=locale)
+                       title=_label("overlap_title", locale), labels=labels, locale=locale)
 
 
 def _layer_bytes(model: str) -> float:
     """bf16 bytes of one transformer layer's weights (layer 0's tensors)."""
     return 2 * sum(t.numel for t in parameter_tensors(get_model(model))
                    if t.name.startswith("layers.0."))
-
-
-def figures() -> list[Figure]:
-    """The numbers the chapter's prose quotes."""
-    from distlesson.pages.communication_figures import chapter_figures
-
-    return chapter_figures()
-

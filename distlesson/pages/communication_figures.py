@@ -18,7 +18,7 @@ from distlesson.pages.exercises_widget import part_figure
 from distlesson.parallel.alpha_beta import bus_factor, link_model
 from distlesson.render.figure import Figure
 
-__all__ = ["chapter_figures", "crossovers"]
+__all__ = ["crossovers", "figures"]
 
 
 @functools.cache
@@ -128,7 +128,7 @@ def _model_figures() -> list[Figure]:
     ]
 
 
-def chapter_figures() -> list[Figure]:
+def figures() -> list[Figure]:
     """Every ``comm.*`` figure, and the answers of the chapter's exercises (``ex.*``)."""
     answers = [part_figure(p) for e in chapter_exercises() for p in e.parts
                if isinstance(p, NumericPart)]
