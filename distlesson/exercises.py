@@ -29,13 +29,13 @@ from distlesson.parallel.collectives import ring_bytes
 from distlesson.pipeline.bubble import bubble_fraction, peak_activations
 
 __all__ = ["REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
-           "Quantity", "exercises", "get_exercise"]
+           "Quantity", "chapter_exercises", "exercises", "get_exercise"]
 
 REL_TOL = 0.02
 """The Catalan chapter's margin ("Marge acceptat: 2 %"), kept for every answer that is not
 a count: an answer x is right when |x - v| <= REL_TOL x |v|. A count must be exact."""
 
-AnswerUnit = Literal["GB", "%", "M$", ""]
+AnswerUnit = Literal["GB", "MB", "GB/s", "%", "M$", ""]
 """The unit the reader answers in (a key of :data:`distlesson.render.numbers.UNITS`, or % for
 a fraction); "" for a count."""
 
@@ -106,8 +106,9 @@ class Exercise:
 
     id: str
     """A short name, unique on the page."""
-    origin: Literal["ca", "fa"]
-    """The source text: the Catalan chapter or the Persian lesson."""
+    origin: Literal["ca", "fa", "course"]
+    """The source text: the Catalan chapter or the Persian lesson; ``course`` for a
+    chapter's own exercises (:func:`chapter_exercises`)."""
     number: int
     """Its place among the source's exercises, from 1."""
     parts: tuple[Part, ...]
@@ -252,6 +253,34 @@ def exercises() -> tuple[Exercise, ...]:
         Exercise("mfu-low", "ca", 5, (OpenPart("mfu-low"),),
                  (Quantity("mfu_observed", MFU_OBSERVED, "%"),)),
         _cost(),
+    )
+
+
+COMM_RANKS, COMM_BYTES = 8, 2**30  # one H100 server; nccl-tests' 1 GiB row
+
+
+@functools.cache
+def chapter_exercises() -> tuple[Exercise, ...]:
+    """The exercises of the chapter "Communication and the network" (shown on its page)."""
+    from distlesson.parallel.alpha_beta import bus_factor, collective_time, link_model
+
+    n, size = COMM_RANKS, COMM_BYTES
+    run = collective_time("all-reduce", size, n, "nvlink4")
+    model = link_model("nvlink4")
+    return (
+        Exercise("comm-busbw", "course", 1, (
+            NumericPart("comm-busbw", bus_factor("all-reduce", n) * size / run.time, "GB/s",
+                        REL_TOL),
+        ), (Quantity("comm_ex_ranks", n), Quantity("comm_ex_bytes", size, "GiB"),
+            Quantity("comm_ex_time", run.time, "ms", 3),
+            Quantity("comm_ex_algbw", size / run.time, "GB/s", 1))),
+        Exercise("comm-crossover", "course", 2, (
+            # ring: 2 (n - 1) alpha = 2 (n - 1)/n S / beta, so S = n alpha beta
+            NumericPart("comm-crossover", n * model.latency * model.bandwidth, "MB", REL_TOL,
+                        1),
+        ), (Quantity("comm_ex_alpha", model.latency, "µs", 2),
+            Quantity("comm_ex_beta", model.bandwidth, "GB/s"))),
+        Exercise("comm-where", "course", 3, (OpenPart("comm-where"),)),
     )
 
 

@@ -96,3 +96,13 @@ def test_one_node_and_one_rank_per_node():
 def test_bad_input_names_the_value(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_group_time_is_the_phases_of_group_collective():
+    from distlesson.parallel.alpha_beta import group_collective
+    for ranks, per_node in ((8, 8), (16, 8), (64, 8), (8, 1)):
+        c = group_collective("all-reduce", 1e8, ranks, per_node, intra="nvlink4",
+                             inter="ib-ndr", algorithm="ring" if ranks == per_node else "auto")
+        assert c.time == pytest.approx(group_time("all-reduce", 1e8, ranks, per_node,
+                                                  intra="nvlink4", inter="ib-ndr"), rel=1e-15)
+        assert c.latency > 0 and c.transfer > 0 and c.ranks == ranks

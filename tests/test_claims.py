@@ -149,6 +149,8 @@ EXPECTED |= {
     "fa_ring_steps": (7, 2 * (8 - 1), False),
     # the H100's NVLink: 900 GB/s both directions summed
     "fa_nvlink_bandwidth": (900e9, 900e9 / 2, False),
+    # the Catalan chapter's NVLink 4, already one way
+    "ca_link_bandwidths": (450e9, 450e9, True),
     "fa_moe_memory": (37e9, _deepseek_v3_total(), False),
     # 2,048 H800s against 16,384 H100s
     "fa_moe_gpu_share": (1 / 8, 2048 / 16384, False),

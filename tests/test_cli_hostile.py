@@ -17,6 +17,7 @@ BASE = {
     "cost": ["--gpu-hours", "1000", "--price", "2"],
     "plan": ["--model", "llama3-8b", "--gpus", "8", "--seq", "8192",
              "--tokens-per-step", "1M"],
+    "collective": ["--op", "all-reduce", "--bytes", "1e9", "--ranks", "16"],
 }
 TARGETS = {
     "memory": ["--params", "--dp", "--tp", "--pp"],
@@ -25,6 +26,7 @@ TARGETS = {
     "mfu": ["--tokens-per-step", "--gpus", "--step-time"],
     "cost": ["--gpu-hours", "--price"],
     "plan": ["--gpus", "--seq", "--tokens-per-step"],
+    "collective": ["--bytes", "--ranks", "--gpus-per-node"],
 }
 CASES = [(command, option, value) for command, options in TARGETS.items()
          for option in options for value in HOSTILE]

@@ -16,6 +16,7 @@ from distlesson.catalog.models import get_model
 from distlesson.claims.claim import Claim, Figure
 from distlesson.memory.states import model_states
 from distlesson.pages import parallelism as chapter
+from distlesson.parallel.alpha_beta import CollectiveTime, collective_time
 from distlesson.parallel.collectives import ring_all_reduce, ring_reduce_scatter
 from distlesson.parallel.zero import zero_comm_bytes
 
@@ -92,7 +93,7 @@ def communication_claims() -> list[Claim]:
         ),
         Claim(
             id="fa_nvlink_bandwidth", source="fa: tensor parallelism", unit="bytes",
-            stated=900e9, chapter="parallelism",
+            stated=900e9, chapter="communication",
             computed=lambda: get_interconnect("nvlink4").bandwidth,
             statement={"en": "NVLink moves {{ claim.fa_nvlink_bandwidth.stated }} per second "
                        "between the GPUs of a node, InfiniBand about "
@@ -107,4 +108,28 @@ def communication_claims() -> list[Claim]:
             extras=(Figure("infiniband", lambda: get_interconnect("ib-ndr").bandwidth,
                            "bytes"),),
         ),
+        Claim(
+            id="ca_link_bandwidths", source="ca §2 (tensor parallelism's traffic)",
+            unit="bytes", stated=450e9, chapter="communication",
+            computed=lambda: get_interconnect("nvlink4").bandwidth,
+            statement={"en": "NVLink 4 moves {{ claim.ca_link_bandwidths.stated }} per second "
+                       "inside a node; InfiniBand NDR, "
+                       "{{ claim.ca_link_bandwidths.infiniband }} per second between nodes."},
+            why={"en": "Both are datasheet figures for one GPU in one direction, the "
+                 "convention that sets a collective's time, and both agree with the catalog. "
+                 "No collective reaches them: on a published measurement of eight H100s, the "
+                 "model gives a one-gibibyte all-reduce a bus bandwidth of "
+                 "{{ claim.ca_link_bandwidths.achieved }} per second, "
+                 "{{ claim.ca_link_bandwidths.share }} of NVLink's."},
+            extras=(Figure("infiniband", lambda: get_interconnect("ib-ndr").bandwidth,
+                           "bytes"),
+                    Figure("achieved", lambda: _gib_all_reduce().busbw, "bytes"),
+                    Figure("share", lambda: _gib_all_reduce().busbw
+                           / get_interconnect("nvlink4").bandwidth, "fraction")),
+        ),
     ]
+
+
+def _gib_all_reduce() -> CollectiveTime:
+    """A one-GiB all-reduce over one H100 server's eight GPUs on NVLink."""
+    return collective_time("all-reduce", 2**30, RING_GPUS, "nvlink4")

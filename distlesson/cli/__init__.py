@@ -14,7 +14,19 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
-from . import activations, claims, cost, engine, layout, memory, mfu, pipeline, plan, roofline
+from . import (
+    activations,
+    claims,
+    collective,
+    cost,
+    engine,
+    layout,
+    memory,
+    mfu,
+    pipeline,
+    plan,
+    roofline,
+)
 from ._common import Parser, Result, format_figure, resolve_placeholders
 
 __all__ = ["build_parser", "format_figure", "main", "resolve_placeholders"]
@@ -33,6 +45,8 @@ _SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
                  pipeline.add, pipeline.run),
     "roofline": ("a GPU's roofline: ridge point, and decode and training matmuls on it "
                  "(Williams et al. 2009)", roofline.add, roofline.run),
+    "collective": ("one collective's time on real links, and nccl-tests' algbw and busbw "
+                   "(alpha-beta model)", collective.add, collective.run),
     "cost": ("the dollars of a training run, from GPU-hours or from FLOPs and MFU",
              cost.add, cost.run),
     "mfu": ("model FLOPs utilisation of a step: model FLOPs / (time x GPUs x peak)",

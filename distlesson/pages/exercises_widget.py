@@ -20,7 +20,15 @@ from typing import Any
 
 import markdown
 
-from distlesson.exercises import Exercise, GoalPart, NumericPart, OpenPart, Part, exercises
+from distlesson.exercises import (
+    Exercise,
+    GoalPart,
+    NumericPart,
+    OpenPart,
+    Part,
+    chapter_exercises,
+    exercises,
+)
 from distlesson.pages.exercise_texts import TEXTS
 from distlesson.pages.widget_html import data_script, widget_id
 from distlesson.render.figure import Figure, Text
@@ -44,6 +52,8 @@ _WORDS: dict[str, dict[str, str]] = {
                   "fa": "از فصل کاتالانی"},
     "origin_fa": {"en": "From the Persian lesson", "ca": "De la lliçó en persa",
                   "fa": "از درس فارسی"},
+    "origin_course": {"en": "This chapter's exercise", "ca": "Exercici d'aquest capítol",
+                      "fa": "تمرین همین فصل"},
     "count": {"en": "{n} of {m} solved", "ca": "{n} de {m} resolts",
               "fa": "{n} از {m} تمرین حل شده"},
     "reset": {"en": "Reset my answers", "ca": "Esborra les meves respostes",
@@ -197,11 +207,16 @@ def _numeric_data(part: NumericPart, locale: str) -> dict[str, Any]:
     }
 
 
+def _items(chapter: bool) -> tuple[Exercise, ...]:
+    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`)."""
+    return chapter_exercises() if chapter else exercises()
+
+
 @functools.cache
-def widget_data(locale: str) -> dict[str, Any]:
+def widget_data(locale: str, chapter: bool = False) -> dict[str, Any]:
     """What the script needs: the answers and tolerances, the count's words, the parsing."""
     check_locale(locale)
-    items = exercises()
+    items = _items(chapter)
     count = len(items)
     schedules = {key: name if isinstance(name, str) else name[locale]
                  for key, name in _SCHEDULES.items()}
@@ -298,16 +313,17 @@ def _exercise(number: int, exercise: Exercise, locale: str) -> str:
         f"{parts}</section>")
 
 
-def exercises_widget(locale: str) -> str:
-    """The whole page's exercises as an HTML fragment for ``locale``, their answers embedded."""
+def exercises_widget(locale: str, *, chapter: bool = False) -> str:
+    """The whole page's exercises as an HTML fragment for ``locale``, their answers embedded
+    (``chapter``: the exercises of the chapter "Communication and the network" instead)."""
     check_locale(locale)
-    data = widget_data(locale)
+    data = widget_data(locale, chapter)
     progress = (f'<div class="dl-ex-progress" data-progress hidden>'
                 f'<output data-out="count" aria-live="polite">{data["w"]["count"][0]}</output>'
                 f'<button type="button" class="md-button" data-out="reset">'
                 f'{html.escape(_w("reset", locale))}</button></div>')
     noscript = f'<noscript><p class="dl-ex-noscript">{_w("noscript", locale)}</p></noscript>'
-    body = "".join(_exercise(i, e, locale) for i, e in enumerate(exercises(), 1))
+    body = "".join(_exercise(i, e, locale) for i, e in enumerate(_items(chapter), 1))
     return (f'<div class="dl-widget dl-exercises" data-widget="{_NAME}" data-locale="{locale}" '
             f'id="{widget_id(_NAME)}" role="group" '
             f'aria-label="{html.escape(_w("widget", locale))}">'

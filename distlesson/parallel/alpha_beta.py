@@ -35,7 +35,7 @@ from distlesson.catalog.achieved import LINK_MEASUREMENT
 from distlesson.catalog.interconnects import get_interconnect
 
 __all__ = ["ALGORITHMS", "OPS", "CollectiveTime", "LinkModel", "bus_factor",
-           "collective_time", "group_time", "link_model"]
+           "collective_time", "group_collective", "group_time", "link_model"]
 
 Op = Literal["all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast",
              "send-recv"]
@@ -146,24 +146,45 @@ def collective_time(op: Op, size: float, ranks: int, link: LinkModel | str,
     return min(ring, tree, key=lambda c: c.time)
 
 
-def group_time(op: Op, size: float, ranks: int, ranks_per_node: int, *, intra: str,
-               inter: str) -> float:
-    """Seconds for ``op`` in a group of ``ranks`` with ``ranks_per_node`` of them per node.
+def _sum(op: str, size: float, ranks: int, algorithm: str,
+         parts: tuple[CollectiveTime, ...]) -> CollectiveTime:
+    """Phases run one after the other: their latencies and transfers add."""
+    return CollectiveTime(op, size, ranks, algorithm, math.fsum(p.latency for p in parts),
+                          math.fsum(p.transfer for p in parts))
+
+
+def group_collective(op: Op, size: float, ranks: int, ranks_per_node: int, *, intra: str,
+                     inter: str, algorithm: Algorithm = "auto") -> CollectiveTime:
+    """``op`` in a group of ``ranks`` with ``ranks_per_node`` of them per node, phase by phase.
 
     One node: the intra-node link. One rank per node: the inter-node link. Otherwise the
-    hierarchical form of the module docstring (send-recv crosses nodes once)."""
-    if not 1 <= ranks_per_node <= ranks or ranks % ranks_per_node:
+    hierarchical form of the module docstring (send-recv crosses nodes once); ``algorithm``
+    is the one of the inter-node part (rings inside a node, as NCCL; in one node, ``auto``
+    is the ring and ``tree`` models a tree anyway). The result's
+    ``algorithm`` is the inter-node part's (``ring`` or ``tree``), and its bandwidths are
+    NCCL-tests' over all ``ranks``, as they would print for the whole group."""
+    if (isinstance(ranks_per_node, bool) or not isinstance(ranks_per_node, int)
+            or not 1 <= ranks_per_node <= ranks or ranks % ranks_per_node):
         raise ValueError(f"ranks_per_node={ranks_per_node} must divide ranks={ranks}")
     k, nodes = ranks_per_node, ranks // ranks_per_node
-    if nodes == 1:
-        return collective_time(op, size, ranks, intra).time
+    if nodes == 1:  # NCCL's trees span nodes: inside one, auto keeps the ring
+        return collective_time(op, size, ranks, intra,
+                               "ring" if algorithm == "auto" else algorithm)
     if k == 1 or op in ("send-recv", "broadcast", "all-to-all"):
-        return collective_time(op, size, ranks if op != "send-recv" else 2, inter,
-                               "auto").time
+        flat = collective_time(op, size, ranks if op != "send-recv" else 2, inter, algorithm)
+        return _sum(op, size, ranks, flat.algorithm, (flat,))
     if op == "all-reduce":
-        return (collective_time("reduce-scatter", size, k, intra).time
-                + collective_time("all-reduce", size / k, nodes, inter, "auto").time
-                + collective_time("all-gather", size, k, intra).time)
+        across = collective_time("all-reduce", size / k, nodes, inter, algorithm)
+        return _sum(op, size, ranks, across.algorithm, (
+            collective_time("reduce-scatter", size, k, intra), across,
+            collective_time("all-gather", size, k, intra)))
     # all-gather, reduce-scatter: the node's share of the array crosses nodes, k rails at once
-    return (collective_time(op, size, k, intra).time
-            + collective_time(op, size / k, nodes, inter).time)
+    return _sum(op, size, ranks, "ring", (collective_time(op, size, k, intra),
+                                          collective_time(op, size / k, nodes, inter)))
+
+
+def group_time(op: Op, size: float, ranks: int, ranks_per_node: int, *, intra: str,
+               inter: str) -> float:
+    """Seconds for ``op`` in a group of ``ranks`` with ``ranks_per_node`` of them per node:
+    :func:`group_collective` with rings inside one node and NCCL's choice across nodes."""
+    return group_collective(op, size, ranks, ranks_per_node, intra=intra, inter=inter).time

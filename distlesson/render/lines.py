@@ -27,10 +27,13 @@ def loglog_lines(
     tick_format: Callable[[float], str],
     name: str,
     title: str,
+    ytick_format: Callable[[float], str] | None = None,
 ) -> str:
     """One line per series over the same x, both axes logarithmic; x ticks at the points.
 
     Lines differ by colour, marker and dash, so they stay apart without colour vision.
+    ``ytick_format`` formats the y ticks when they are in another unit than x (default:
+    ``tick_format`` for both).
     """
     check_locale(locale)
     with matplotlib.rc_context(STYLE):
@@ -42,8 +45,9 @@ def loglog_lines(
         ax.set_yscale("log")
         ax.xaxis.set_major_locator(FixedLocator(list(x)))
         ax.xaxis.set_minor_locator(NullLocator())
-        for axis in (ax.xaxis, ax.yaxis):
-            axis.set_major_formatter(FuncFormatter(lambda v, _: tick_format(v)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: tick_format(v)))
+        y_format = ytick_format or tick_format
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: y_format(v)))
         ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)

@@ -39,6 +39,7 @@ UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "MB": (1e6, {"en": "MB", "ca": "MB", "fa": "مگابایت"}),
     "GB": (1e9, {"en": "GB", "ca": "GB", "fa": "گیگابایت"}),
     "TB": (1e12, {"en": "TB", "ca": "TB", "fa": "ترابایت"}),
+    "KiB": (2.0**10, {"en": "KiB", "ca": "KiB", "fa": "کیبی‌بایت"}),
     "MiB": (2.0**20, {"en": "MiB", "ca": "MiB", "fa": "مبی‌بایت"}),
     "GiB": (2.0**30, {"en": "GiB", "ca": "GiB", "fa": "گیبی‌بایت"}),
     "B/param": (1.0, {"en": "bytes per parameter", "ca": "bytes per paràmetre",

@@ -21,7 +21,7 @@ __all__ = ["ALLOWED_NAMES", "TypedNumber", "typed_numbers"]
 ALLOWED_NAMES: tuple[str, ...] = (
     r"(?:fp|FP|bf|BF|int|INT|float|bfloat|Float)(?:4|8|16|32|64)(?:Array)?",  # number formats
     r"e[45]m[23](?:fn)?",  # fp8 variants: exponent and mantissa bits
-    r"(?:GB|[ABHG])(?:100|200|800)(?: SXM| PCIe| NVL| 80GB)?",  # NVIDIA GPUs (A100, H100, GB200)
+    r"(?:GB|[ABHG])(?:100|200|800)(?: SXM| PCIe| NVL(?:72)?| 80GB)?",  # A100, H100, GB200 NVL72
     r"MI300X?",  # AMD GPU
     r"ZeRO-[0-3]",  # the stages of ZeRO
     r"ZB-H[12]",  # zero-bubble schedules

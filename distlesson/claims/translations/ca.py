@@ -574,6 +574,21 @@ CLAIMS.update({
             "tots dos sembla el doble del que és."
         ),
     },
+    "ca_link_bandwidths": {
+        "source": "§2 (el trànsit del paral·lelisme de tensors)",
+        "statement": (
+            "NVLink 4 mou {{ claim.ca_link_bandwidths.stated }} per segon dins d'un node; "
+            "InfiniBand NDR, {{ claim.ca_link_bandwidths.infiniband }} per segon entre nodes."
+        ),
+        "why": (
+            "Totes dues són xifres de catàleg per a una GPU i un sol sentit, la convenció que "
+            "fixa el temps d'una operació col·lectiva, i totes dues coincideixen amb el "
+            "catàleg. Cap col·lectiva no les assoleix: ajustat a una mesura publicada de vuit "
+            "H100, el model dona a un all-reduce d'un gibibyte una amplada de bus de "
+            "{{ claim.ca_link_bandwidths.achieved }} per segon, el "
+            "{{ claim.ca_link_bandwidths.share }} de la d'NVLink."
+        ),
+    },
     "fa_moe_memory": {
         "source": "Megatron-LM i paral·lelisme 3D",
         "statement": (

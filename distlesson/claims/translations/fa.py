@@ -548,6 +548,22 @@ CLAIMS.update({
             " قرارداد متفاوت مقایسه می‌کند و فاصلهٔ آن‌ها دو برابرِ واقعیت به نظر می‌رسد."
         ),
     },
+    "ca_link_bandwidths": {
+        "source": "بخش دوم (ترافیک موازی‌سازی تنسوری)",
+        "statement": (
+            "NVLink 4 درون یک گره در هر ثانیه {{ claim.ca_link_bandwidths.stated }} جابه‌جا"
+            " می‌کند و InfiniBand NDR میان گره‌ها {{ claim.ca_link_bandwidths.infiniband }}"
+            " در ثانیه."
+        ),
+        "why": (
+            "هر دو عدد از برگهٔ مشخصات‌اند، برای یک GPU و در یک جهت، همان قراردادی که زمان"
+            " یک عملیات جمعی را تعیین می‌کند، و هر دو با کاتالوگ می‌خوانند. هیچ عملیات جمعی"
+            " به آن‌ها نمی‌رسد: مدلی که بر یک اندازه‌گیری منتشرشده روی هشت H100 تنظیم شده،"
+            " برای all-reduce یک گیبی‌بایتی پهنای باند گذرگاه"
+            " {{ claim.ca_link_bandwidths.achieved }} در ثانیه می‌دهد، یعنی"
+            " {{ claim.ca_link_bandwidths.share }} از پهنای باند NVLink."
+        ),
+    },
     "fa_moe_memory": {
         "source": "Megatron-LM و موازی‌سازی سه‌بعدی",
         "statement": (

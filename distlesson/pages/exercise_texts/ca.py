@@ -336,4 +336,54 @@ TEXTS: dict[str, dict[str, str]] = {
             "xifra de la lliçó per a Llama 3 405B també es comprova al [registre "
             "d'afirmacions](claims.md)."),
     },
+    "comm-busbw": {
+        "title": "Llegir l'amplada de banda de bus de nccl-tests",
+        "question": (
+            "Un all-reduce de {{ ex.comm_ex_bytes }} entre les {{ ex.comm_ex_ranks }} GPU "
+            "d'un servidor H100 triga {{ ex.comm_ex_time }}, de manera que nccl-tests mostra "
+            "una amplada de banda de l'algorisme de {{ ex.comm_ex_algbw }} (els bytes de "
+            "l'array dividits pel temps; GB = mil milions de bytes)."),
+        "comm-busbw": "Quina amplada de banda de bus mostra, en GB/s?",
+        "comm-busbw.answer": (
+            "En un all-reduce, busbw = algbw × `2 (n − 1) / n`, la fracció de l'array que "
+            "envia cada GPU en un anell: {{ comm.bus_factor }} amb {{ ex.comm_ex_ranks }} "
+            "GPU, és a dir **{{ ex.comm_busbw }}**, el {{ comm.gib_share }} dels "
+            "{{ comm.nvlink }} d'NVLink en cada sentit. L'amplada de bus és la que es compara "
+            "amb l'enllaç: no canvia amb el nombre de GPU."),
+    },
+    "comm-crossover": {
+        "title": "On la latència deixa de comptar",
+        "question": (
+            "Sobre NVLink el model compta α = {{ ex.comm_ex_alpha }} per pas d'un anell i "
+            "mou bytes a β = {{ ex.comm_ex_beta }}. Un all-reduce en anell entre n = "
+            "{{ ex.comm_ex_ranks }} GPU fa `2 (n − 1)` passos i cada GPU envia "
+            "`2 (n − 1) / n` de l'array."),
+        "comm-crossover": (
+            "Amb quina mida S de l'array són iguals el terme de latència i el d'amplada de "
+            "banda, en MB (milions de bytes)?"),
+        "comm-crossover.answer": (
+            "`2 (n − 1) α = 2 (n − 1) / n × S / β` dona `S = n α β`: "
+            "**{{ ex.comm_crossover }}**. Per sota, els passos costen més que els bytes i "
+            "guanya un arbre, que en fa menys; per sobre, manen els bytes i guanya l'anell, "
+            "que en mou menys."),
+    },
+    "comm-where": {
+        "title": "Quin trànsit va per on",
+        "question": (
+            "Un clúster té servidors de {{ comm.node_gpus }} H100 units per NVLink "
+            "({{ comm.nvlink }} per GPU en cada sentit) i un port InfiniBand per GPU entre "
+            "servidors ({{ comm.ib }})."),
+        "comm-where": (
+            "Per què els frameworks posen el paral·lelisme de tensors dins d'un servidor i "
+            "el de dades entre servidors, i no a l'inrevés?"),
+        "comm-where.answer": (
+            "El paral·lelisme de tensors comunica dins de cada capa, al forward i al "
+            "backward, i el producte de matrius següent l'espera: els seus bytes són al camí "
+            "crític i necessiten l'enllaç més ràpid, {{ comm.nvlink_over_ib }} més ràpid que "
+            "la xarxa. El de dades redueix els gradients un cop per pas, i la reducció de "
+            "cada cubell se solapa amb la resta del backward: un enllaç més lent costa poc "
+            "mentre la reducció d'un cubell duri menys que el càlcul que produeix el "
+            "següent. En el pas de Llama 3.1 405B, el trànsit exposat del paral·lelisme de "
+            "tensors és de {{ comm.tp_exposed }} fins i tot sobre NVLink."),
+    },
 }

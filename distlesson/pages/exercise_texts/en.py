@@ -325,4 +325,53 @@ TEXTS: dict[str, dict[str, str]] = {
             "GPUs rather than renting them. The lesson's Llama 3 405B figure is checked in "
             "the [claims register](claims.md) too."),
     },
+    "comm-busbw": {
+        "title": "Reading nccl-tests' bus bandwidth",
+        "question": (
+            "An all-reduce of {{ ex.comm_ex_bytes }} over the {{ ex.comm_ex_ranks }} GPUs of "
+            "one H100 server takes {{ ex.comm_ex_time }}, so nccl-tests prints an algorithm "
+            "bandwidth of {{ ex.comm_ex_algbw }} (bytes of the array over the time, GB = a "
+            "billion bytes)."),
+        "comm-busbw": "What bus bandwidth does it print, in GB/s?",
+        "comm-busbw.answer": (
+            "For an all-reduce, busbw = algbw × `2 (n − 1) / n`, the share of the array each "
+            "GPU sends in a ring: {{ comm.bus_factor }} on {{ ex.comm_ex_ranks }} GPUs, so "
+            "**{{ ex.comm_busbw }}**, {{ comm.gib_share }} of NVLink's {{ comm.nvlink }} each "
+            "way. The bus bandwidth is the one to compare with the link: it does not change "
+            "with the number of GPUs."),
+    },
+    "comm-crossover": {
+        "title": "Where latency stops mattering",
+        "question": (
+            "On NVLink the model charges α = {{ ex.comm_ex_alpha }} per step of a ring and "
+            "moves bytes at β = {{ ex.comm_ex_beta }}. A ring all-reduce over n = "
+            "{{ ex.comm_ex_ranks }} GPUs takes `2 (n − 1)` steps and sends `2 (n − 1) / n` "
+            "of the array from each GPU."),
+        "comm-crossover": (
+            "At what array size S are the latency and bandwidth terms equal, in MB (a "
+            "million bytes)?"),
+        "comm-crossover.answer": (
+            "`2 (n − 1) α = 2 (n − 1) / n × S / β` gives `S = n α β`: **{{ ex.comm_crossover }}**. "
+            "Below it the steps cost more than the bytes, and a tree, with fewer steps, "
+            "wins; above it the bytes dominate and the ring's smaller volume wins."),
+    },
+    "comm-where": {
+        "title": "Which traffic goes where",
+        "question": (
+            "A cluster has servers of {{ comm.node_gpus }} H100s joined by NVLink "
+            "({{ comm.nvlink }} per GPU each way) and one InfiniBand port per GPU between "
+            "servers ({{ comm.ib }})."),
+        "comm-where": (
+            "Why do frameworks place tensor parallelism inside a server and data "
+            "parallelism across servers, and not the other way round?"),
+        "comm-where.answer": (
+            "Tensor parallelism communicates inside every layer, forward and backward, and "
+            "the next matrix product waits for it: its bytes sit on the critical path and "
+            "need the fastest link, {{ comm.nvlink_over_ib }} faster than the network. Data "
+            "parallelism reduces the gradients once per step, and the reduction of each "
+            "bucket overlaps the rest of the backward, so a slower link costs little as long "
+            "as a bucket's reduction is shorter than the compute that produces the next one. "
+            "On Llama 3.1 405B's step, tensor parallelism's exposed traffic is "
+            "{{ comm.tp_exposed }} even on NVLink."),
+    },
 }

@@ -1,0 +1,138 @@
+"""The numbers the chapter "Communication and the network" quotes in its prose (``comm.*``),
+each computed by the library: the alpha-beta model's parameters and regimes, nccl-tests'
+bandwidths of a 1 GiB all-reduce, the topology's figures, each dimension's cost on the MFU
+chapter's step, and the overlap timeline's waits."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from distlesson.catalog.achieved import LINK_MEASUREMENT
+from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.topology import get_domain, get_fabric
+from distlesson.exercises import NumericPart, chapter_exercises
+from distlesson.pages import communication as chapter
+from distlesson.pages import mfu
+from distlesson.pages.exercises_widget import part_figure
+from distlesson.parallel.alpha_beta import bus_factor, link_model
+from distlesson.render.figure import Figure
+
+__all__ = ["crossovers", "figures"]
+
+
+@functools.cache
+def crossovers() -> tuple[float, float]:
+    """Array sizes (bytes) for 8 GPUs on NVLink: where a ring's latency term equals its
+    bandwidth term, 2(n-1) alpha = 2(n-1)/n S / beta, so S = n alpha beta; and where the tree
+    (2 ceil(log2 n) steps, 2 S) catches up with the ring, S = (2(n-1) - 2 log2 n) alpha beta
+    / (2 - 2(n-1)/n)."""
+    model, n = link_model(chapter.INTRA), chapter.NODE
+    ab = model.latency * model.bandwidth
+    tree_steps = 2 * math.ceil(math.log2(n))
+    return n * ab, (2 * (n - 1) - tree_steps) * ab / (2 - bus_factor("all-reduce", n))
+
+
+def _step_figures() -> list[Figure]:
+    step, bare = mfu.llama405_step(), chapter._unhidden_step()
+    exposed, unhidden = step.model.comm.total, bare.model.comm.total
+    return [
+        Figure("comm.step", step.step_time, "s", digits=2),
+        Figure("comm.exposed_total", exposed, "s", digits=2),
+        Figure("comm.exposed_share", exposed / step.step_time, "%", digits=1),
+        Figure("comm.unhidden_total", unhidden, "s", digits=2),
+        Figure("comm.unhidden_step", bare.step_time, "s", digits=2),
+        Figure("comm.tp_exposed", step.model.comm.tp, "s", digits=2),
+        Figure("comm.cluster_gpus", mfu.CLUSTER.num_gpus),
+    ]
+
+
+def _overlap_figures() -> list[Figure]:
+    node, spread = chapter.overlap_timelines()
+    sizes = [i for i in node.intervals if i.stream == "network"]
+    per_bucket = chapter._backward() * chapter.BUCKET / chapter._grad_bytes()
+    return [
+        Figure("comm.bucket_mib", chapter.BUCKET, "MiB"),
+        Figure("comm.buckets", len(sizes)),
+        Figure("comm.grad_bytes", chapter._grad_bytes(), "MB"),
+        Figure("comm.backward", chapter._backward(), "ms", digits=1),
+        Figure("comm.bucket_compute", per_bucket, "ms", digits=2),
+        Figure("comm.bucket_node", chapter.all_reduce(chapter.BUCKET, chapter.NODE,
+                                                      chapter.NODE).time, "ms", digits=2),
+        Figure("comm.bucket_spread", chapter.all_reduce(chapter.BUCKET, chapter.SPREAD,
+                                                        1).time, "ms", digits=2),
+        Figure("comm.node_exposed", node.exposed, "ms", digits=2),
+        Figure("comm.spread_exposed", spread.exposed, "ms", digits=2),
+        Figure("comm.spread_ranks", chapter.SPREAD),
+        Figure("comm.layer_bytes", chapter._layer_bytes(chapter.PREFETCH_MODEL), "GB",
+               digits=1),
+    ]
+
+
+def _topology_figures() -> list[Figure]:
+    nvlink, ib = (get_interconnect(k).bandwidth for k in (chapter.INTRA, chapter.INTER))
+    llama = get_fabric("llama3-roce")
+    gib = chapter.GIB
+    node = chapter.all_reduce(gib, chapter.NODE, chapter.NODE)
+    spread = chapter.all_reduce(gib, chapter.NODE, 1)
+    hier = chapter.all_reduce(gib, chapter.NODE * chapter.NODES, chapter.NODE)
+    return [
+        Figure("comm.ib", ib, "GB/s"),
+        Figure("comm.nvlink_over_ib", nvlink / ib, "x"),
+        Figure("comm.nvl72_gpus", get_domain("gb200-nvl72").gpus),
+        Figure("comm.nvlink5", get_domain("gb200-nvl72").bandwidth, "GB/s"),
+        Figure("comm.su_gpus", get_fabric("superpod-h100").full_bisection_gpus),
+        Figure("comm.pod_gpus", llama.full_bisection_gpus),
+        Figure("comm.oversub", llama.oversubscription),
+        Figure("comm.across_pods", llama.bandwidth(llama.full_bisection_gpus + 1), "GB/s",
+               digits=1),
+        Figure("comm.spread_ratio", spread.time / node.time, "x", digits=1),
+        Figure("comm.hier_ranks", chapter.NODE * chapter.NODES),
+        Figure("comm.nodes", chapter.NODES),
+        Figure("comm.hier_time", hier.time, "ms", digits=1),
+        Figure("comm.hier_busbw", hier.busbw, "GB/s"),
+        Figure("comm.spread_time", spread.time, "ms", digits=1),
+    ]
+
+
+def _model_figures() -> list[Figure]:
+    model, n = link_model(chapter.INTRA), chapter.NODE
+    gib = chapter.all_reduce(chapter.GIB, n, n)
+    tiny = chapter.all_reduce(chapter.PLOT_SIZES[0], n, n)
+    ring_cross, tree_cross = crossovers()
+    nvlink = get_interconnect(chapter.INTRA).bandwidth
+    m = LINK_MEASUREMENT
+    return [
+        Figure("comm.alpha", model.latency, "µs", digits=1),
+        Figure("comm.beta", model.bandwidth, "GB/s"),
+        Figure("comm.nvlink", nvlink, "GB/s"),
+        Figure("comm.nvlink_both", 2 * nvlink, "GB/s"),
+        Figure("comm.measured_large", m.large_busbw, "GB/s"),
+        Figure("comm.measured_mid", m.mid_busbw, "GB/s"),
+        Figure("comm.measured_mid_bytes", m.mid_bytes, "MB", digits=1),
+        Figure("comm.achieved_share", model.bandwidth / nvlink, "%"),
+        Figure("comm.node_gpus", n),
+        Figure("comm.ring_steps", 2 * (n - 1)),
+        Figure("comm.tree_steps", 2 * math.ceil(math.log2(n))),
+        Figure("comm.bus_factor", bus_factor("all-reduce", n), digits=2),
+        Figure("comm.gather_factor", bus_factor("all-gather", n), digits=3),
+        Figure("comm.ring_crossover", ring_cross, "MB", digits=1),
+        Figure("comm.tree_crossover", tree_cross, "MB"),
+        Figure("comm.tiny_bytes", chapter.PLOT_SIZES[0], "B"),
+        Figure("comm.tiny_time", tiny.time, "µs"),
+        Figure("comm.gib_time", gib.time, "ms", digits=2),
+        Figure("comm.gib_latency", gib.latency, "ms", digits=2),
+        Figure("comm.gib_algbw", gib.algbw, "GB/s"),
+        Figure("comm.gib_busbw", gib.busbw, "GB/s"),
+        Figure("comm.gib_share", gib.busbw / nvlink, "%"),
+    ]
+
+
+def figures() -> list[Figure]:
+    """Every ``comm.*`` figure, and the answers of the chapter's exercises (``ex.*``)."""
+    answers = [part_figure(p) for e in chapter_exercises() for p in e.parts
+               if isinstance(p, NumericPart)]
+    quantities = [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
+                  for e in chapter_exercises() for q in e.quantities]
+    return (_model_figures() + _topology_figures() + _step_figures() + _overlap_figures()
+            + answers + quantities)
