@@ -18,18 +18,19 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from distlesson.pipeline.simulator import Timeline
 from distlesson.render.numbers import check_locale, format_number
-from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
+from distlesson.render.palette import SCHEDULE_PHASES
+from distlesson.render.svg import INK, MIN_TEXT_POINTS, STYLE, legend_above, to_svg
 
 __all__ = ["LABEL_KEYS", "gantt_svg"]
 
 LABEL_KEYS = ("stage", "time", "forward", "backward", "wgrad", "idle")
 """The words a page passes in ``labels``, in its own language."""
 
-_COLOURS = {"F": OKABE_ITO[0], "B": OKABE_ITO[1], "W": OKABE_ITO[2]}
+_COLOURS = {kind: swatch.fill for kind, swatch in SCHEDULE_PHASES.items()}  # as the widgets
 _LEGEND = {"F": "forward", "B": "backward", "W": "wgrad"}
 _ROW_HEIGHT = 0.7  # of the 1.0 between rows
 _AXIS_POINTS = 430  # about the width of the axes of a 7.5-inch figure, in points
-_FONT_POINTS = 8  # box labels
+_FONT_POINTS = MIN_TEXT_POINTS  # box labels
 
 
 def _tick(value: float, locale: str) -> str:
@@ -103,6 +104,5 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
         handles = [Patch(facecolor=_COLOURS[k], label=labels[_LEGEND[k]]) for k in kinds]
         handles.append(Patch(facecolor="none", edgecolor=INK, hatch="///", linewidth=0,
                              alpha=0.35, label=labels["idle"]))
-        ax.legend(handles=handles, loc="upper center", ncols=len(handles),
-                  bbox_to_anchor=(0.5, -0.6 / (0.77 * height)))  # 0.6 inch below the axes
-        return to_svg(fig, name=name, title=title)
+        legend_above(ax, len(handles), handles)
+        return to_svg(fig, name=name, title=title, locale=locale)

@@ -48,4 +48,4 @@ def loglog_lines(
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.legend(frameon=False)
-        return to_svg(fig, name=name, title=title)
+        return to_svg(fig, name=name, title=title, locale=locale)

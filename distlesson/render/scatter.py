@@ -42,4 +42,4 @@ def agreement_scatter(groups: Sequence[tuple[str, Sequence[tuple[float, float]]]
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.legend(loc="upper left")
-        return to_svg(fig, name=name, title=title)
+        return to_svg(fig, name=name, title=title, locale=locale)

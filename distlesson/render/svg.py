@@ -3,8 +3,13 @@
 Text stays ``<text>`` (``svg.fonttype: none``) so the browser shapes Persian labels and
 uses the page's font. Everything drawn in :data:`INK` (axes, ticks, labels) is rewritten
 to ``currentColor``, so the plot takes the colour of the text around it in both schemes;
-data colours are the Okabe-Ito palette, distinguishable with colour-blindness and legible
-on white and on Material's dark slate.
+data colours come from :mod:`distlesson.render.palette` (Okabe-Ito), one colour per concept.
+
+Sizes: a plot is at most 7.5 inches (540 pt) wide and is drawn at the text column's width,
+which is at least 690 px on a 1280 px screen, so one point shows as at least 1.28 px; no text
+is smaller than :data:`MIN_TEXT_POINTS`, 10 pt, that is 12.8 px. On a phone the stylesheet
+keeps a plot at least 28rem (560 px) wide inside its figure, which scrolls sideways, instead
+of shrinking its text to 6 px.
 """
 
 from __future__ import annotations
@@ -20,16 +25,23 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
+from distlesson.render.bidi import isolate
 from distlesson.render.numbers import check_locale
+from distlesson.render.palette import OKABE_ITO
 
-__all__ = ["INK", "OKABE_ITO", "STYLE", "stacked_barh", "to_svg"]
+__all__ = ["INK", "MIN_TEXT_POINTS", "OKABE_ITO", "STYLE", "legend_above", "stacked_barh",
+           "to_svg"]
 
 INK = "#123456"  # a sentinel colour, replaced by currentColor in the SVG
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+MIN_TEXT_POINTS = 10
+"""The smallest text in a plot, in points: 12.8 px in the text column at 1280 px."""
 STYLE = {
     "svg.fonttype": "none",
     "font.family": "sans-serif",
     "font.size": 11,
+    "legend.fontsize": MIN_TEXT_POINTS + 1,
+    "xtick.labelsize": MIN_TEXT_POINTS + 1,
+    "ytick.labelsize": MIN_TEXT_POINTS + 1,
     "text.color": INK,
     "axes.edgecolor": INK,
     "axes.labelcolor": INK,
@@ -41,8 +53,13 @@ STYLE = {
 }
 
 
-def to_svg(fig: plt.Figure, *, name: str, title: str) -> str:
-    """The figure as an inline ``<svg>`` element; ``name`` keeps ids unique on a page."""
+def to_svg(fig: plt.Figure, *, name: str, title: str, locale: str = "en") -> str:
+    """The figure as an inline ``<svg>`` element; ``name`` keeps ids unique on a page.
+
+    On a right-to-left page (``locale``), every text that mixes Persian with Latin words
+    goes in a right-to-left isolate (:func:`distlesson.render.bidi.isolate`): the plot itself
+    lays out left to right, and without it «گیگابایت در هر GPU» would read «GPU گیگابایت در هر».
+    """
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": name}):
         fig.savefig(buffer, format="svg", transparent=True, bbox_inches="tight",
@@ -52,6 +69,8 @@ def to_svg(fig: plt.Figure, *, name: str, title: str) -> str:
     svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: the SVG goes inline
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.DOTALL)
     svg = svg.replace(INK, "currentColor")
+    svg = re.sub(r"(<text\b[^>]*>)([^<]*)(</text>)",
+                 lambda m: m[1] + isolate(m[2], locale) + m[3], svg)
     # text takes the page's font (its Persian stack on Persian pages), not matplotlib's list
     svg = re.sub(r"font-family: [^;\"]*", "font-family: inherit", svg)
     svg = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"',
@@ -62,6 +81,16 @@ def to_svg(fig: plt.Figure, *, name: str, title: str) -> str:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def legend_above(ax: plt.Axes, ncols: int, handles: Sequence | None = None) -> None:
+    """The key right above the axes it explains, read in rows in the series' order
+    (matplotlib fills a legend column by column: the entries are put in that order)."""
+    if handles is None:
+        handles, _ = ax.get_legend_handles_labels()
+    order = [i for j in range(ncols) for i in range(j, len(handles), ncols)]
+    ax.legend(handles=[handles[i] for i in order], loc="lower left", bbox_to_anchor=(0, 1.01),
+              ncols=ncols, borderaxespad=0, handlelength=1.2, columnspacing=1.2)
 
 
 def stacked_barh(
@@ -92,11 +121,10 @@ def stacked_barh(
         if total_format is not None:
             for y, total in zip(positions, left, strict=True):
                 ax.annotate(total_format(total), (total, y), xytext=(4, 0),
-                            textcoords="offset points", va="center", fontsize=9)
+                            textcoords="offset points", va="center", fontsize=MIN_TEXT_POINTS)
             ax.set_xlim(0, max(left) * 1.15)
         ax.set_yticks(positions, categories)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: tick_format(x)))
         ax.set_xlabel(xlabel)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25 - 0.3 / len(categories)),
-                  ncols=min(len(stacks), 4))
-        return to_svg(fig, name=name, title=title)
+        legend_above(ax, min(len(stacks), 4))
+        return to_svg(fig, name=name, title=title, locale=locale)
