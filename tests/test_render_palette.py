@@ -6,8 +6,14 @@ from pathlib import Path
 import pytest
 
 from distlesson.efficiency.step_time import TERMS
-from distlesson.pages import dimensions_widget, mfu, mfu_widget, optimizer_widget, pipeline
-from distlesson.pages import pipeline_widget
+from distlesson.pages import (
+    dimensions_widget,
+    mfu,
+    mfu_widget,
+    optimizer_widget,
+    pipeline,
+    pipeline_widget,
+)
 from distlesson.render.diagrams import fsdp_diagram
 from distlesson.render.palette import (
     MEMORY_PARTS,
