@@ -2,6 +2,9 @@
 
 - ``on_page_markdown`` replaces ``{{ name }}`` placeholders with the library's figures,
   formatted for the page's language; an unknown name aborts the build naming page and line.
+  It numbers the captioned plots (``{{ caption:NAME }}``) and links the references to them
+  (``{{ fig:NAME }}``); ``on_page_content`` wraps each in ``<figure>`` with its
+  ``<figcaption>`` (:mod:`distlesson.site.captions`).
   It also names every executed fence after its place in the source
   (:func:`label_exec_blocks`), so that a failing block is reported as
   ``<code block: id docs/planning.en.md:74>`` with its own line, and markdown-exec keeps one
@@ -139,7 +142,11 @@ class DistlessonPlugin(BasePlugin):
 
     def on_page_content(self, html, page, config, files):
         if not labs.is_lab(page.file.src_uri):
-            return html
+            captions = importlib.import_module("distlesson.site.captions")
+            try:
+                return captions.wrap_figures(html, where=f"docs/{page.file.src_uri}")
+            except captions.FigureError as error:
+                raise PluginError(str(error)) from None
         html, self._notebook_css = labs.dress_lab_page(
             html, src_uri=page.file.src_uri, page_url=page.url,
             locale=page_locale(page.file.src_uri))
@@ -155,13 +162,15 @@ class DistlessonPlugin(BasePlugin):
         if labs.is_lab(page.file.src_uri):
             return markdown  # a notebook's source: mkdocs-jupyter renders it, not Markdown
         figures = importlib.import_module("distlesson.site.figures")
+        captions = importlib.import_module("distlesson.site.captions")
         placeholders = importlib.import_module("distlesson.site.placeholders")
         locale = page_locale(page.file.src_uri)
         where = f"docs/{page.file.src_uri}"
         markdown = label_exec_blocks(markdown, where=where,
                                      first_line=_first_line(page, markdown))
         try:
+            markdown = captions.number_figures(markdown, locale, where=where)
             return placeholders.resolve_placeholders(
                 markdown, locale, figures.figure_registry(), where=where)
-        except placeholders.UnknownFigureError as error:
+        except (placeholders.UnknownFigureError, captions.FigureError) as error:
             raise PluginError(str(error)) from None
