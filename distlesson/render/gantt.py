@@ -19,7 +19,14 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from distlesson.pipeline.simulator import Timeline
 from distlesson.render.numbers import check_locale, format_number
 from distlesson.render.palette import SCHEDULE_PHASES
-from distlesson.render.svg import INK, MIN_TEXT_POINTS, STYLE, legend_above, to_svg
+from distlesson.render.svg import (
+    INK,
+    MIN_TEXT_POINTS,
+    STYLE,
+    WIDTH_INCHES,
+    legend_above,
+    to_svg,
+)
 
 __all__ = ["LABEL_KEYS", "gantt_svg"]
 
@@ -29,7 +36,7 @@ LABEL_KEYS = ("stage", "time", "forward", "backward", "wgrad", "idle")
 _COLOURS = {kind: swatch.fill for kind, swatch in SCHEDULE_PHASES.items()}  # as the widgets
 _LEGEND = {"F": "forward", "B": "backward", "W": "wgrad"}
 _ROW_HEIGHT = 0.7  # of the 1.0 between rows
-_AXIS_POINTS = 430  # about the width of the axes of a 7.5-inch figure, in points
+_AXIS_POINTS = WIDTH_INCHES * 72 - 110  # about the axes' width, in points (less the labels)
 _FONT_POINTS = MIN_TEXT_POINTS  # box labels
 
 
@@ -74,7 +81,7 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
     pp, v, makespan = schedule.pp, schedule.chunks, float(timeline.makespan)
     with matplotlib.rc_context(STYLE):
         height = 0.45 * pp + 1.5  # inches; the axes take about 77% of it
-        fig, ax = plt.subplots(figsize=(7.5, height))
+        fig, ax = plt.subplots(figsize=(WIDTH_INCHES, height), layout="constrained")
         for i, slot in enumerate(timeline.slots):
             y, width = pp - 1 - slot.stage, float(slot.end - slot.start)
             shade = 1.0 if v == 1 else 1.0 - 0.5 * slot.op.chunk / (v - 1)
@@ -104,5 +111,5 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
         handles = [Patch(facecolor=_COLOURS[k], label=labels[_LEGEND[k]]) for k in kinds]
         handles.append(Patch(facecolor="none", edgecolor=INK, hatch="///", linewidth=0,
                              alpha=0.35, label=labels["idle"]))
-        legend_above(ax, len(handles), handles)
+        legend_above(ax, len(handles), handles, locale=locale)
         return to_svg(fig, name=name, title=title, locale=locale)

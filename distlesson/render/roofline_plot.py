@@ -18,7 +18,14 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from distlesson.render.numbers import check_locale
-from distlesson.render.svg import INK, MIN_TEXT_POINTS, OKABE_ITO, STYLE, to_svg
+from distlesson.render.svg import (
+    INK,
+    MIN_TEXT_POINTS,
+    OKABE_ITO,
+    STYLE,
+    WIDTH_INCHES,
+    to_svg,
+)
 
 __all__ = ["Roof", "RoofPoint", "roofline_svg"]
 
@@ -68,7 +75,7 @@ def roofline_svg(
         raise ValueError("a roofline plot needs positive intensities and throughputs")
     middle = math.sqrt(min(xs) * max(xs))  # the geometric middle of the log x axis
     with matplotlib.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(7.5, 4.6))
+        fig, ax = plt.subplots(figsize=(WIDTH_INCHES, 4.6), layout="constrained")
         thin = 0
         for roof in roofs:
             x, y = zip(*roof.corners, strict=True)
