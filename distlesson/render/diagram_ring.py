@@ -18,6 +18,7 @@ left to right in every language.
 from __future__ import annotations
 
 import math
+import textwrap
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, R
 from distlesson.parallel.collectives import Transfer, ring_all_reduce
 from distlesson.render.bidi import isolate
 from distlesson.render.numbers import check_locale, format_number
-from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
+from distlesson.render.svg import INK, OKABE_ITO, STYLE, text_points, to_svg
 
 __all__ = ["RING_WORDS", "Canvas", "check_count", "ring_allreduce_diagram", "words"]
 
@@ -97,14 +98,25 @@ class Canvas:
 
     def text(self, x: float, y: float, text: str, *, size: float = 10, ha: str = "center",
              gid: str | None = None, **kwargs) -> None:
-        """One ``<text>`` per line (so the browser anchors each), the block centred on y."""
-        lines = text.split("\n")
+        """One ``<text>`` per line (so the browser anchors each), the block centred on y; a
+        line wider than the canvas is wrapped, since a wider SVG would be scaled down whole."""
+        lines = [part for line in text.split("\n") for part in self._fit(line, size)]
         top = y + (len(lines) - 1) * size * _LINE / 2
         for i, line in enumerate(lines):
             item = self.ax.text(x, top - i * size * _LINE, self.bidi(line), ha=ha,
                                 va="center", fontsize=size, rotation_mode="anchor", **kwargs)
             if gid:
                 item.set_gid(gid if len(lines) == 1 else f"{gid}-{i}")
+
+    def _fit(self, line: str, size: float) -> list[str]:
+        """``line`` in as many lines as it needs to fit the canvas's width."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+            inches = text_points(self.fig, line, size) / 72
+        room = self.width - 0.3
+        if inches <= room:
+            return [line]
+        return textwrap.wrap(line, max(12, int(len(line) * room / inches)))
 
     def line(self, y: float, text: str, *, margin: float = 0.05, **kwargs) -> None:
         """A line of prose starting where the page's lines start: left, or right for fa."""

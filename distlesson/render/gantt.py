@@ -31,7 +31,8 @@ from distlesson.render.svg import (
 __all__ = ["LABEL_KEYS", "gantt_svg"]
 
 LABEL_KEYS = ("stage", "time", "forward", "backward", "wgrad", "idle")
-"""The words a page passes in ``labels``, in its own language."""
+"""The words a page passes in ``labels``, in its own language; ``later_chunks`` too, if it
+draws an interleaved schedule, names the lighter boxes of a stage's later chunks."""
 
 _COLOURS = {kind: swatch.fill for kind, swatch in SCHEDULE_PHASES.items()}  # as the widgets
 _LEGEND = {"F": "forward", "B": "backward", "W": "wgrad"}
@@ -109,6 +110,9 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
         ax.set_xlabel(labels["time"])
         kinds = ("F", "B", "W") if schedule.split_backward else ("F", "B")
         handles = [Patch(facecolor=_COLOURS[k], label=labels[_LEGEND[k]]) for k in kinds]
+        if v > 1 and "later_chunks" in labels:  # the lighter boxes get a key too
+            handles.append(Patch(facecolor=_COLOURS["F"], alpha=0.5, edgecolor=INK,
+                                 linewidth=0.3, label=labels["later_chunks"]))
         handles.append(Patch(facecolor="none", edgecolor=INK, hatch="///", linewidth=0,
                              alpha=0.35, label=labels["idle"]))
         legend_above(ax, len(handles), handles, locale=locale)

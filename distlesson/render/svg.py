@@ -43,6 +43,7 @@ __all__ = [
     "legend_above",
     "legend_columns",
     "stacked_barh",
+    "text_points",
     "to_svg",
 ]
 
@@ -118,7 +119,7 @@ def legend_columns(widths: Sequence[float], width_points: float, most: int,
     return 1
 
 
-def _text_points(fig: plt.Figure, text: str, size: float) -> float:
+def text_points(fig: plt.Figure, text: str, size: float) -> float:
     """The width of ``text`` at ``size`` points as matplotlib lays it out, in points."""
     renderer = fig.canvas.get_renderer()
     width, _, _ = renderer.get_text_width_height_descent(text, FontProperties(size=size),
@@ -138,7 +139,7 @@ def legend_above(ax: plt.Axes, most: int, handles: Sequence | None = None, *,
     size = STYLE["legend.fontsize"]
     with warnings.catch_warnings():  # Persian glyphs are measured in a Latin font: a warning
         warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
-        widths = [_text_points(ax.figure, h.get_label(), size) for h in handles]
+        widths = [text_points(ax.figure, h.get_label(), size) for h in handles]
     ncols = legend_columns(widths, ax.figure.get_figwidth() * 72 - 12, most, size)
     rtl = locale in RTL_LOCALES
     if rtl:  # fill the last row with blanks on its left, then mirror every row
