@@ -92,6 +92,7 @@ from distlesson.pages.lab_labels import OPTIMIZER_NAMES, PRESET_NAMES, label
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.svg import stacked_barh
 from distlesson.render.tables import Table, markdown_table
+from distlesson.site.captions import NotebookFigures
 
 
 def t(key):
@@ -499,14 +500,16 @@ assert all(s < Fraction(1, 2) for s in savings.values()) and savings["mixed"] ==
 # %%
 recipes = ("fp32", "mixed", "mixed-no-master", "mixed-fp32-grads")
 per = [my_bytes_per_param(r, "adamw") for r in recipes]
-display(HTML(stacked_barh(
+figures = NotebookFigures(LOCALE)
+display(HTML(figures.figure(stacked_barh(
     [PRESET_NAMES[r][LOCALE] for r in recipes],
     [(t(part), [float(p[part]) for p in per]) for part in ("weights", "grads", "master",
                                                            "optimizer")],
     xlabel=t("bpp"), locale=LOCALE,
     tick_format=lambda x: format_number(x, LOCALE, digits=0 if x == int(x) else 1),
     total_format=lambda x: format_number(x, LOCALE),
-    name=f"lab-memory-{LOCALE}", title=t("bpp"))))
+    name=f"lab-memory-{LOCALE}", title=t("bpp")),
+    name="lab-recipes", caption=t("fig_recipes"))))
 
 # %% [markdown] lang="en"
 # ## Your turn

@@ -71,6 +71,7 @@ from distlesson.pipeline.bubble import bubble_fraction, bubble_over_ideal, peak_
 from distlesson.pipeline.schedules import build_schedule
 from distlesson.pipeline.simulator import Durations, simulate
 from distlesson.render.numbers import format_number, format_percent
+from distlesson.site.captions import NotebookFigures
 from distlesson.render.tables import Table, markdown_table
 
 
@@ -354,8 +355,10 @@ assert my_peaks(my_1f1b(P, M)) == [P - s for s in range(P)], (
 assert pipeline_chapter.EXAMPLE == (P, M), f"{pipeline_chapter.EXAMPLE} != {(P, M)}"
 assert (pipeline_chapter.DURATIONS.fwd, pipeline_chapter.DURATIONS.bwd) == (FWD, BWD), (
     f"{(pipeline_chapter.DURATIONS.fwd, pipeline_chapter.DURATIONS.bwd)} != {(FWD, BWD)}")
+figures = NotebookFigures(LOCALE)
 for name in MINE:
-    display(HTML(pipeline_chapter.gantt(name, LOCALE)))
+    display(HTML(figures.figure(pipeline_chapter.gantt(name, LOCALE), name=f"lab-{name}",
+                                caption=label(f"fig_{name}", LOCALE))))
 
 # %% [markdown] lang="en"
 # ## The bubble against the number of micro-batches

@@ -233,7 +233,9 @@ def test_gantt_persian_digits_and_no_wgrad_legend_without_split():
     svg = gantt_svg(simulate(one_f_one_b(4, 8)), name="fa", title="1F1B", labels=labels,
                     locale="fa")
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
-    assert {"مرحله ۱", "مرحله ۴", "۱۲", "زمان", "پیشرو", "بیکار"} <= set(texts)
+    rli, pdi = "\u2067", "\u2069"  # Persian words in a right-to-left isolate, numbers bare
+    assert {f"{rli}{w}{pdi}" for w in ("مرحله ۱", "مرحله ۴", "زمان", "پیشرو", "بیکار")} \
+        | {"۱۲"} <= set(texts)
     assert "گرادیان وزن" not in svg  # no W boxes, no W legend entry
     assert not any(re.search("[0-9]", text) for text in texts)  # Persian digits only
     assert texts.count("۸") >= 8  # microbatch 8's boxes are numbered

@@ -24,10 +24,19 @@ def test_an_edit_to_the_library_reloads_it_and_nothing_else_does(monkeypatch):
     plugin = DistlessonPlugin()
     stamps = iter([("a",), ("a",), ("b",)])
     monkeypatch.setattr(plugin_module, "_source_stamp", lambda: next(stamps))
+    opened = []  # the build cache is opened again for each new library (its own tests)
+
+
+    def open_cache(config) -> None:
+        opened.append(config)
+        plugin._figures = {}
+
+    monkeypatch.setattr(plugin, "_open_cache", open_cache)
     plugin.on_pre_build(config=None)  # first build: nothing to drop
     plugin.on_pre_build(config=None)  # the next language, same sources: modules kept
     assert "distlesson.pages.fit" in sys.modules
     plugin.on_pre_build(config=None)  # an author saved a file: modules dropped
+    assert len(opened) == 2  # at the first build and after the edit, not for each language
     assert "distlesson.pages.fit" not in sys.modules
     assert "distlesson.site.plugin" in sys.modules  # the plugin itself stays loaded
     importlib.import_module("distlesson.pages.fit")

@@ -34,6 +34,8 @@ from distlesson.pages.widget_html import (
     MESSAGE,
     bar_svg,
     output,
+    palette_words,
+    phase_words,
     select,
     swatch_legend,
     timeline_legend,
@@ -47,7 +49,7 @@ from distlesson.render.numbers import (
     format_percent,
     format_quantity,
 )
-from distlesson.render.svg import OKABE_ITO
+from distlesson.render.palette import MEMORY_PARTS, colours
 
 __all__ = ["CPS", "DEFAULT", "DPS", "GRID", "MICROBATCHES", "PARTS", "PPS", "TPS", "ZEROS",
            "dimensions_widget", "report", "shown", "widget_data"]
@@ -64,7 +66,7 @@ GRID = Grid((("dp", DPS), ("tp", TPS), ("pp", PPS), ("cp", CPS), ("zero", ZEROS)
 DEFAULT = (16, 1, 1, 1, 0, 8)  # the strategy table's data parallelism: the chapter's STEP
 PARTS = ("weights", "grads", "master", "optimizer", "activations", "logits",
          "overheads")  # the bar, left to right
-COLOURS = OKABE_ITO[:len(PARTS)]  # in the order of the chapter's static memory plot
+COLOURS = tuple(colours(MEMORY_PARTS, PARTS))  # as the static memory plots
 BAR_STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)  # the bar's tick spacings, in GB
 BAR_TICKS = 12  # at most this many ticks on the bar's axis
 _NAME = "dimensions"  # data-widget; ids of its controls start with dl-dimensions
@@ -165,7 +167,8 @@ def widget_data(locale: str) -> dict[str, Any]:
         "a": GRID.as_json(),
         "w": {
             "parts": [LABELS[part][locale] for part in PARTS],
-            "colours": list(COLOURS),
+            **palette_words(MEMORY_PARTS, PARTS),
+            "phase": phase_words(),
             "ticks": _tick_labels(BAR_STEPS, BAR_TICKS, locale),
             "steps": list(BAR_STEPS),
             "most": BAR_TICKS,

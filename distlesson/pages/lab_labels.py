@@ -15,6 +15,29 @@ from distlesson.render.numbers import check_locale
 __all__ = ["LABELS", "OPTIMIZER_NAMES", "PRESET_NAMES", "label"]
 
 LABELS = {
+    # figure captions (distlesson.site.captions.NotebookFigures numbers them)
+    "fig_recipes": {
+        "en": "Bytes per parameter with AdamW under each precision recipe, as this lab's "
+              "functions count them: weights, gradients, master copy and optimizer state.",
+        "ca": "Bytes per paràmetre amb AdamW segons cada recepta de precisió, tal com els "
+              "compten les funcions d'aquest laboratori: pesos, gradients, còpia mestra i "
+              "estat de l'optimitzador.",
+        "fa": "بایت به‌ازای هر پارامتر با AdamW در هر روش دقت، آن‌طور که تابع‌های همین "
+              "آزمایشگاه می‌شمارند: وزن‌ها، گرادیان‌ها، نسخهٔ اصلی و حالت بهینه‌ساز."},
+    "fig_gpipe": {
+        "en": "GPipe on this lab's pipeline, simulated by the library: every forward, then "
+              "every backward; the hatched slots are the bubble.",
+        "ca": "GPipe en el pipeline d'aquest laboratori, simulat per la biblioteca: tots els "
+              "forwards i després tots els backwards; les franges ratllades són la bombolla.",
+        "fa": "GPipe روی خط لولهٔ همین آزمایشگاه، شبیه‌سازی‌شده با کتابخانه: همهٔ گذرهای رو به "
+              "جلو و سپس همهٔ گذرهای رو به عقب؛ بازه‌های هاشورخورده حباب‌اند."},
+    "fig_1f1b": {
+        "en": "1F1B on the same pipeline: the same step and the same bubble, fewer "
+              "activations in flight.",
+        "ca": "1F1B en el mateix pipeline: el mateix pas i la mateixa bombolla, però menys "
+              "activacions en curs.",
+        "fa": "1F1B روی همان خط لوله: همان گام و همان حباب، اما فعال‌سازی‌های در جریان "
+              "کمتر."},
     # memory
     "adam_share": {"en": "Share of AdamW's moments in fp32 training",
                    "ca": "Part dels moments d'AdamW en l'entrenament en fp32",

@@ -22,6 +22,7 @@ from distlesson.efficiency.step_time import TERMS, StepEstimate, estimate_step, 
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.numbers import format_scientific as scientific
+from distlesson.render.palette import MFU_TERMS, colours
 from distlesson.render.svg import stacked_barh
 from distlesson.render.tables import Table, markdown_table
 
@@ -152,7 +153,8 @@ def step_bar(locale: str) -> str:
     return stacked_barh([_t("bar", locale)], stacks, xlabel=_t("axis", locale), locale=locale,
                         tick_format=lambda x: format_number(x, locale), name=f"mfu-bar-{locale}",
                         title=_t("title", locale),
-                        total_format=lambda x: _seconds(x, locale))
+                        total_format=lambda x: _seconds(x, locale),
+                        colors=colours(MFU_TERMS, TERMS))
 
 
 def terms_table(locale: str) -> str:

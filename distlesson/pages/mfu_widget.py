@@ -23,12 +23,14 @@ from distlesson.pages.widget_html import (
     MESSAGE,
     bar_svg,
     output,
+    palette_words,
     select,
     swatch_legend,
     widget,
 )
 from distlesson.parallel.layout import Workload
 from distlesson.render.numbers import check_locale, format_number, format_percent, format_quantity
+from distlesson.render.palette import MFU_TERMS, colours
 
 __all__ = ["DEFAULT", "EFFICIENCIES", "MICROBATCHES", "RECOMPUTE", "SCHEDULES", "mfu_widget",
            "setting_key", "step", "widget_data", "workload"]
@@ -42,7 +44,7 @@ SCHEDULES = ("1f1b", "interleaved")
 RECOMPUTE = ("none", "full")
 DEFAULT = (CALIBRATED, WORKLOAD.global_batch // LAYOUT.dp, "interleaved", "none")
 """The chapter's scenario."""
-COLOURS = ("#009E73", "#56B4E9", "#F0E442", "#E69F00", "#0072B2", "#CC79A7", "#D55E00")
+COLOURS = tuple(colours(MFU_TERMS, TERMS))  # the static chart's (mfu.step_bar) colours
 _NAME = "mfu"  # data-widget; ids of its controls start with dl-mfu
 # the controls every output depends on
 _INPUTS = ("efficiency", "microbatches", "schedule", "recompute")
@@ -166,7 +168,7 @@ def widget_data(locale: str) -> dict[str, Any]:
     return {
         "w": {
             "terms": [_TERMS[t][locale] for t in TERMS],
-            "colours": list(COLOURS),
+            **palette_words(MFU_TERMS, TERMS),
             "n": [format_number(i, locale) for i in range(math.ceil(longest) + 1)],
             "axis": _w("axis", locale),
             "none": _NONE,

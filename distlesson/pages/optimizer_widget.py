@@ -21,11 +21,13 @@ from distlesson.pages.fit_labels import LABELS, OPTIMIZER_NAMES, PRESET_NAMES
 from distlesson.pages.widget_html import (
     bar_svg,
     output,
+    palette_words,
     select,
     swatch_legend,
     widget,
 )
 from distlesson.render.numbers import check_locale, format_number
+from distlesson.render.palette import MEMORY_PARTS, colours
 
 __all__ = ["DEFAULT", "MODELS", "OPTIMIZERS", "PARTS", "PRESETS", "optimizer_widget",
            "setting_key", "widget_data"]
@@ -35,7 +37,7 @@ OPTIMIZERS = ("adamw", "adam8bit", "adafactor", "lion", "sgd")
 PRESETS = ("mixed", "mixed-no-master", "mixed-fp32-grads", "fp32")
 MODELS = ("gpt2-small", "llama3-8b", "llama3-70b", "llama3-405b")
 PARTS = ("weights", "grads", "master", "optimizer")  # the bar's segments, left to right
-COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")  # Okabe-Ito, as the pipeline's
+COLOURS = tuple(colours(MEMORY_PARTS, PARTS))  # as the static memory plots
 DEFAULT = ("adamw", "mixed", "llama3-70b")  # the chapter's case
 _NAME = "optimizer"  # data-widget; ids of its controls start with dl-optimizer
 # the controls every output depends on
@@ -85,7 +87,7 @@ def widget_data(locale: str) -> dict[str, Any]:
     return {
         "w": {
             "parts": [LABELS[part][locale] for part in PARTS],
-            "colours": list(COLOURS),
+            **palette_words(MEMORY_PARTS, PARTS),
             "n": [format_number(i, locale) for i in range(int(longest) + 2)],
             "axis": LABELS["bpp"][locale],
         },

@@ -21,6 +21,7 @@ from distlesson.parallel.layout import LayoutReport, Workload, analyse_layout
 from distlesson.parallel.tensor import tp_bytes_per_layer
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity
+from distlesson.render.palette import DIMENSIONS, MEMORY_PARTS, colours
 from distlesson.render.svg import stacked_barh
 from distlesson.render.tables import Table, markdown_table
 
@@ -127,6 +128,7 @@ def memory_plot(locale: str) -> str:
                for part in ("activations", "logits", "overheads")]
     return stacked_barh(
         [_strategy_name(key, layout, locale) for key, layout, _ in reports], stacks,
+        colors=tuple(colours(MEMORY_PARTS, (*parts, "activations", "logits", "overheads"))),
         xlabel=_t("gb_per_gpu", locale), locale=locale,
         tick_format=lambda x: format_number(x, locale), name=f"par-memory-{locale}",
         title=_t("memory_title", locale), total_format=lambda x: format_number(x, locale))
@@ -146,7 +148,8 @@ def comm_plot(locale: str) -> str:
         names, stacks,
         xlabel=_t("gb_sent", locale), locale=locale,
         tick_format=lambda x: format_number(x, locale), name=f"par-comm-{locale}",
-        title=_t("comm_title", locale), total_format=lambda x: format_number(x, locale))
+        title=_t("comm_title", locale), total_format=lambda x: format_number(x, locale),
+        colors=colours(DIMENSIONS, ("dp", "tp", "pp")))
 
 
 def _dp_bytes(stage: int, workload: Workload) -> Fraction:

@@ -42,6 +42,8 @@ _LABELS = {
     "backward": {"en": "backward", "ca": "backward", "fa": "رو به عقب"},
     "wgrad": {"en": "weight gradient", "ca": "gradient dels pesos", "fa": "گرادیان وزن‌ها"},
     "idle": {"en": "idle (bubble)", "ca": "inactiu (bombolla)", "fa": "بیکار (حباب)"},
+    "later_chunks": {"en": "later chunks: lighter", "ca": "trossos posteriors: més clars",
+                     "fa": "تکه‌های بعدی: کم‌رنگ‌تر"},
     "schedule": {"en": "Schedule", "ca": "Planificació", "fa": "زمان‌بندی"},
     "makespan": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
     "bubble_sim": {"en": "Bubble (simulated)", "ca": "Bombolla (simulada)",
@@ -90,7 +92,7 @@ def gantt(name: str, locale: str) -> str:
     """The simulated timeline of ``name`` for the chapter's example, as an SVG."""
     pp, m = EXAMPLE
     labels = {key: _t(key, locale) for key in ("stage", "time", "forward", "backward",
-                                                "wgrad", "idle")}
+                                                "wgrad", "idle", "later_chunks")}
     title = _TITLE[locale].format(name=_NAMES[name][locale], p=format_number(pp, locale),
                                   m=format_number(m, locale))
     return gantt_svg(_run(name, pp, m), name=f"pipe-{name}-{locale}", title=title,

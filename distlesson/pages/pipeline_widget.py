@@ -28,6 +28,7 @@ from distlesson.pages.pipeline import (
 from distlesson.pages.widget_html import (
     MESSAGE,
     output,
+    phase_words,
     select,
     timeline_legend,
     timeline_svg,
@@ -168,6 +169,7 @@ def widget_data(locale: str) -> dict[str, Any]:
                      "W": _LABELS["wgrad"][locale]},
             "mb": _w("microbatch", locale),
             "chunk": _w("chunk", locale),
+            "phase": phase_words(),
             "time": _LABELS["time"][locale],
             "goal": [goal_text(False, locale), goal_text(True, locale)],
             "none": _NONE,

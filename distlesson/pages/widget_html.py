@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import html
 import json
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from distlesson.render.bidi import RTL_LOCALES, isolate  # noqa: F401 (re-exported)
+from distlesson.render.palette import SCHEDULE_PHASES, Swatch, lighter
 
 
 def widget_id(name: str) -> str:
@@ -56,6 +58,20 @@ def swatch_legend(items: Iterable[tuple[str, str, str]]) -> str:
         f'aria-hidden="true"></span>{html.escape(text)}</li>' for key, colour, text in items)
 
 
+def palette_words(palette: Mapping[str, Swatch], keys: Iterable[str]) -> dict[str, list[str]]:
+    """The fills and inks of ``keys`` for a widget's data: the script colours the parts with
+    the palette the static plots use (:mod:`distlesson.render.palette`), never its own."""
+    swatches = [palette[key] for key in keys]
+    return {"colours": [s.fill for s in swatches], "inks": [s.ink for s in swatches]}
+
+
+def phase_words() -> dict[str, dict[str, str]]:
+    """The colours of the timeline's operations (F, B, W): fill, fill of later chunks, ink."""
+    return {"fill": {k: s.fill for k, s in SCHEDULE_PHASES.items()},
+            "light": {k: lighter(s.fill) for k, s in SCHEDULE_PHASES.items()},
+            "ink": {k: s.ink for k, s in SCHEDULE_PHASES.items()}}
+
+
 def bar_svg(label: str) -> str:
     """The empty SVG that the script draws a stacked bar in."""
     return (f'<div class="dl-widget-scroll">'
@@ -74,26 +90,14 @@ def timeline_svg(label: str) -> str:
 
 def timeline_legend(kinds: dict[str, str]) -> str:
     """The timeline's legend: one swatch per kind of operation (F, B, W) and the idle one."""
+    def swatch(kind: str) -> str:  # the idle swatch is hatched in CSS, the others coloured
+        fill = SCHEDULE_PHASES.get(kind)
+        return f' style="background:{fill.fill}"' if fill else ""
+
     items = "".join(
-        f'<li data-legend="{kind}"><span class="dl-swatch" data-kind="{kind}" '
+        f'<li data-legend="{kind}"><span class="dl-swatch" data-kind="{kind}"{swatch(kind)} '
         f'aria-hidden="true"></span>{html.escape(text)}</li>' for kind, text in kinds.items())
     return f'<ul class="dl-widget-legend">{items}</ul>'
-
-
-RTL_LOCALES = frozenset({"fa"})
-"""The site's languages written right to left."""
-_RTL_LETTERS = re.compile("[\u0590-\u05ff\u0600-\u065f\u066e-\u06ef\u06fa-\u08ff"
-                          "\ufb1d-\ufdff\ufe70-\ufefc]")
-
-
-def isolate(text: str, locale: str) -> str:
-    """Text for an SVG ``<text>`` that runs left to right: on a right-to-left page, a label
-    with right-to-left letters goes inside a right-to-left isolate (U+2067 ... U+2069), so
-    that "GB", "tp" and the digits stay where its reader expects them. widget-core.js's
-    ``label`` applies the same rule to what the scripts draw."""
-    if locale in RTL_LOCALES and _RTL_LETTERS.search(text):
-        return f"\u2067{text}\u2069"
-    return text
 
 
 MESSAGE = '<p class="dl-widget-message" data-out="message" role="status" hidden></p>'

@@ -18,7 +18,7 @@ left to right in every language.
 from __future__ import annotations
 
 import math
-import re
+import textwrap
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,12 +31,12 @@ from matplotlib.colors import to_rgba
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, Rectangle
 
 from distlesson.parallel.collectives import Transfer, ring_all_reduce
+from distlesson.render.bidi import isolate
 from distlesson.render.numbers import check_locale, format_number
-from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
+from distlesson.render.svg import INK, OKABE_ITO, STYLE, text_points, to_svg
 
 __all__ = ["RING_WORDS", "Canvas", "check_count", "ring_allreduce_diagram", "words"]
 
-_ARABIC = re.compile("[\u0600-\u06ff]")
 _LINE = 1.3 / 72  # inches of line height per point of font size
 
 
@@ -88,13 +88,19 @@ class Canvas:
     def ax(self) -> plt.Axes:
         return self.fig.axes[0]
 
+    def along(self, x: float, w: float = 0.0) -> float:
+        """The left edge of a thing ``w`` wide placed ``x`` from where the page's lines start:
+        a sequence (steps, ranks, GPUs) reads from the right on a right-to-left page."""
+        return self.width - x - w if self.rtl else x
+
     def num(self, value: float) -> str:
         return format_number(value, self.locale)
 
-    def text(self, x: float, y: float, text: str, *, size: float = 9, ha: str = "center",
+    def text(self, x: float, y: float, text: str, *, size: float = 10, ha: str = "center",
              gid: str | None = None, **kwargs) -> None:
-        """One ``<text>`` per line (so the browser anchors each), the block centred on y."""
-        lines = text.split("\n")
+        """One ``<text>`` per line (so the browser anchors each), the block centred on y; a
+        line wider than the canvas is wrapped, since a wider SVG would be scaled down whole."""
+        lines = [part for line in text.split("\n") for part in self._fit(line, size)]
         top = y + (len(lines) - 1) * size * _LINE / 2
         for i, line in enumerate(lines):
             item = self.ax.text(x, top - i * size * _LINE, self.bidi(line), ha=ha,
@@ -102,16 +108,24 @@ class Canvas:
             if gid:
                 item.set_gid(gid if len(lines) == 1 else f"{gid}-{i}")
 
+    def _fit(self, line: str, size: float) -> list[str]:
+        """``line`` in as many lines as it needs to fit the canvas's width."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+            inches = text_points(self.fig, line, size) / 72
+        room = self.width - 0.3
+        if inches <= room:
+            return [line]
+        return textwrap.wrap(line, max(12, int(len(line) * room / inches)))
+
     def line(self, y: float, text: str, *, margin: float = 0.05, **kwargs) -> None:
         """A line of prose starting where the page's lines start: left, or right for fa."""
         x, ha = (self.width - margin, "right") if self.rtl else (margin, "left")
         self.text(x, y, text, ha=ha, **kwargs)
 
     def bidi(self, line: str) -> str:
-        """A Persian line inside a right-to-left embedding; other lines as they are."""
-        if self.rtl and _ARABIC.search(line):
-            return f"\u202b{line}\u202c"  # RIGHT-TO-LEFT EMBEDDING ... POP DIRECTIONAL
-        return line
+        """A Persian line inside a right-to-left isolate; other lines as they are."""
+        return isolate(line, self.locale)
 
     def box(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
             alpha: float = 0.3, dashed: bool = False, round_: float = 0.04) -> None:
@@ -143,7 +157,7 @@ class Canvas:
                                         linestyle=(0, (2, 2)))
                    for _, colour in items]
         self.ax.legend(handles, [self.bidi(label) for label, _ in items], loc="center",
-                       ncols=len(items), fontsize=9, markerfirst=not self.rtl,
+                       ncols=len(items), fontsize=10, markerfirst=not self.rtl,
                        bbox_to_anchor=(x, y), bbox_transform=self.ax.transData,
                        handlelength=1.4, columnspacing=1.6)
 
@@ -151,36 +165,36 @@ class Canvas:
         with warnings.catch_warnings():
             # text is kept as text and shaped by the browser; matplotlib's font only sizes it
             warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
-            return to_svg(self.fig, name=name, title=title)
+            return to_svg(self.fig, name=name, title=title, locale=self.locale)
 
 
 RING_WORDS: dict[str, dict[str, str]] = {
     "title": {"en": "Ring all-reduce over {n} ranks: which chunk each rank sends at each step",
               "ca": "All-reduce en anell amb {n} rangs: quin tros envia cada rang a cada pas",
-              "fa": "all-reduce حلقوی میان {n} رتبه: هر رتبه در هر گام کدام تکه را می‌فرستد"},
+              "fa": "all-reduce حلقوی میان {n} رنک: هر رنک در هر گام کدام تکه را می‌فرستد"},
     "step": {"en": "step {k}", "ca": "pas {k}", "fa": "گام {k}"},
-    "rank": {"en": "rank {k}", "ca": "rang {k}", "fa": "رتبهٔ {k}"},
+    "rank": {"en": "rank {k}", "ca": "rang {k}", "fa": "رنک {k}"},
     "chunk": {"en": "chunk {c}", "ca": "tros {c}", "fa": "تکهٔ {c}"},
     "letters": {"en": "A B C D E F G", "ca": "A B C D E F G", "fa": "الف ب ج د ه و ز"},
     "reduce_scatter": {"en": "reduce-scatter", "ca": "reduce-scatter", "fa": "reduce-scatter"},
     "rs_desc": {
         "en": "each rank adds the chunk it receives to its own copy and passes the sum on",
         "ca": "cada rang suma el tros que rep a la seva còpia i passa la suma al següent",
-        "fa": "هر رتبه تکه‌ای را که می‌رسد با نسخهٔ خودش جمع می‌زند و حاصل را جلو می‌فرستد"},
+        "fa": "هر رنک تکه‌ای را که می‌رسد با نسخهٔ خودش جمع می‌زند و حاصل را جلو می‌فرستد"},
     "owns": {"en": "After the reduce-scatter, each rank holds one chunk summed over all ranks:",
              "ca": "Després del reduce-scatter, cada rang té un tros sumat de tots els rangs:",
-             "fa": "پس از reduce-scatter، هر رتبه یک تکه دارد که از همهٔ رتبه‌ها جمع زده شده:"},
+             "fa": "پس از reduce-scatter، هر رنک یک تکه دارد که از همهٔ رنک‌ها جمع زده شده:"},
     "all_gather": {"en": "all-gather", "ca": "all-gather", "fa": "all-gather"},
     "ag_desc": {
         "en": "each rank passes the summed chunks on until every rank has all of them",
         "ca": "cada rang passa els trossos sumats al següent fins que tots els rangs els tenen",
-        "fa": "هر رتبه تکه‌های جمع‌زده را جلو می‌فرستد تا همهٔ رتبه‌ها همه را داشته باشند"},
+        "fa": "هر رنک تکه‌های جمع‌زده را جلو می‌فرستد تا همهٔ رنک‌ها همه را داشته باشند"},
     "note": {"en": "Circles are ranks; each arrow carries one chunk, {frac} of the buffer. "
                    "Each rank sends {k} chunks in all.",
              "ca": "Els cercles són rangs; cada fletxa porta un tros, {frac} del buffer. "
                    "Cada rang envia {k} trossos en total.",
-             "fa": "دایره‌ها رتبه‌ها هستند؛ هر پیکان یک تکه، یعنی {frac} از بافر، را می‌برد. "
-                   "هر رتبه روی هم {k} تکه می‌فرستد."},
+             "fa": "دایره‌ها رنک‌ها هستند؛ هر پیکان یک تکه، یعنی {frac} از بافر، را می‌برد. "
+                   "هر رنک روی هم {k} تکه می‌فرستد."},
 }
 """The ring diagram's words; ``{k}``, ``{n}``, ``{c}``, ``{frac}`` are filled in."""
 
@@ -213,14 +227,15 @@ def ring_allreduce_diagram(n: int = 4, *, locale: str,
         y = height
         for phase, desc in (("reduce_scatter", "rs_desc"), ("all_gather", "ag_desc")):
             c.line(y - 0.15, w[phase], size=10.5, weight="bold")
-            c.line(y - 0.4, w[desc], size=8.5)
+            c.line(y - 0.4, w[desc], size=10)
             y -= 0.55
             first = 0 if phase == "reduce_scatter" else n - 1
             for s in range(n - 1):
                 row, col = divmod(s, cols)
-                centre = (col * panel_w + panel_w / 2, y - row * panel_h - panel_h / 2 - 0.1)
+                centre = (c.along(col * panel_w, panel_w) + panel_w / 2,
+                          y - row * panel_h - panel_h / 2 - 0.1)
                 c.text(centre[0], centre[1] + radius + 0.35,
-                       w["step"].format(k=c.num(first + s + 1)), size=9.5)
+                       w["step"].format(k=c.num(first + s + 1)), size=10)
                 _ring_panel(c, centre, radius, n, first + s, transfers, letters, name)
             y -= rows * panel_h
             if phase == "reduce_scatter":
@@ -230,7 +245,7 @@ def ring_allreduce_diagram(n: int = 4, *, locale: str,
         per_rank = sum(t.src == 0 for t in transfers)
         c.line(y - 0.2, w["note"].format(
             frac=f"{c.num(chunk.numerator)}/{c.num(chunk.denominator)}",
-            k=c.num(per_rank)), size=8.5)
+            k=c.num(per_rank)), size=10)
         return c.svg(name=name, title=w["title"].format(n=c.num(n)))
 
 
@@ -245,7 +260,7 @@ def _ring_panel(c: Canvas, centre: tuple[float, float], radius: float, n: int, s
     for r, angle in enumerate(angles):
         c.ax.add_patch(Circle(at(angle, radius), _NODE, facecolor="none", edgecolor=INK,
                               linewidth=0.9))
-        c.text(*at(angle, radius), c.num(r + 1), size=8.5)
+        c.text(*at(angle, radius), c.num(r + 1), size=10)
     bend = 0.3  # arcs bulge outwards by this fraction of their chord
     label_r = radius * (math.cos(math.pi / n) + bend * math.sin(math.pi / n)) + 0.17
     for i, t in enumerate(transfers):
@@ -254,7 +269,7 @@ def _ring_panel(c: Canvas, centre: tuple[float, float], radius: float, n: int, s
         colour = OKABE_ITO[t.chunk]
         c.arrow(at(angles[t.src], radius), at(angles[t.dst], radius), colour=colour,
                 rad=-bend, width=1.4, shrink=_NODE * 72 + 1, gid=f"{name}-transfer-{i}")
-        c.text(*at(angles[t.src] - math.pi / n, label_r), letters[t.chunk], size=8,
+        c.text(*at(angles[t.src] - math.pi / n, label_r), letters[t.chunk], size=10,
                gid=f"{name}-chunk-{i}", bbox={"boxstyle": "round,pad=0.2",
                                              "facecolor": to_rgba(colour, 0.35),
                                              "edgecolor": "none"})
@@ -265,13 +280,13 @@ def _owners(c: Canvas, w: Mapping[str, str], y: float, width: float, n: int,
     """The chunk each rank holds complete after the reduce-scatter: where its last hop went."""
     last = max(t.step for t in transfers if t.phase == "reduce-scatter")
     owner = {t.chunk: t.dst for t in transfers if t.step == last}
-    c.line(y - 0.12, w["owns"], size=9)
+    c.line(y - 0.12, w["owns"], size=10)
     box_w = min(1.45, width / n - 0.1)
     two_lines = n > 4
     for chunk, rank in sorted(owner.items(), key=lambda item: item[1]):
-        x = 0.05 + rank * (box_w + 0.1)
+        x = c.along(0.05 + rank * (box_w + 0.1), box_w)
         c.box(x, y - 0.72, box_w, 0.4, fill=OKABE_ITO[chunk], alpha=0.35)
         who = w["rank"].format(k=c.num(rank + 1))
         what = w["chunk"].format(c=letters[chunk])
         c.text(x + box_w / 2, y - 0.52, f"{who}\n{what}" if two_lines else f"{who}: {what}",
-               size=8.5)
+               size=10)

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 import matplotlib
 
 from distlesson.render.diagram_ring import Canvas, check_count, ring_allreduce_diagram, words
-from distlesson.render.svg import INK, OKABE_ITO, STYLE
+from distlesson.render.palette import DIMENSIONS, MEMORY_PARTS, YELLOW, colours
+from distlesson.render.svg import INK, STYLE
 
 __all__ = [
     "BLOCK_WORDS",
@@ -111,35 +112,36 @@ def data_parallel_diagram(n: int = 4, *, locale: str,
     """
     check_count("n", n, 2, 5)
     w = words(BLOCK_WORDS["data_parallel"], locale, labels)
-    width, size = 7.4, 9 if n <= 4 else 8
+    width, size = 7.4, 10
     lane = (width - 0.2) / n  # GPU g's lane: x from 0.1 + g * lane, 0.1 inch apart
     inner = lane - 0.3  # the boxes inside a lane
     with matplotlib.rc_context(STYLE):
         c = Canvas.new(width, 5.3, locale)
         c.text(width / 2, 5.15, w["batch"].format(n=c.num(n)), size=10)
         for g in range(n):
-            mid = 0.1 + g * lane + (lane - 0.1) / 2
-            c.box(mid - inner / 2, 4.6, inner, 0.3, fill=OKABE_ITO[1], round_=0.02)
+            left = c.along(0.1 + g * lane, lane - 0.1)  # GPU 1 where the page's lines start
+            mid = left + (lane - 0.1) / 2
+            c.box(mid - inner / 2, 4.6, inner, 0.3, fill=YELLOW, round_=0.02)
             c.text(mid, 4.75, w["slice"].format(k=c.num(g + 1)), size=size)
             c.arrow((mid, 4.58), (mid, 4.3), shrink=1)
-            c.box(0.1 + g * lane, 0.5, lane - 0.1, 3.8, dashed=True, round_=0.08)
+            c.box(left, 0.5, lane - 0.1, 3.8, dashed=True, round_=0.08)
             c.text(mid, 4.1, f"GPU {c.num(g + 1)}", size=10, weight="bold")
-            c.box(mid - inner / 2, 3.5, inner, 0.4, fill=OKABE_ITO[0])
+            c.box(mid - inner / 2, 3.5, inner, 0.4, fill=MEMORY_PARTS["weights"].fill)
             c.text(mid, 3.7, w["model"], size=size)
             side = 1 if c.rtl else -1  # the arrow on the side where the label starts
             x = mid + side * (inner / 2 - 0.12)
             c.arrow((x, 3.48), (x, 3.12), shrink=1)
-            c.text(x - side * 0.08, 3.3, w["fwd_bwd"], size=size - 1.5,
+            c.text(x - side * 0.08, 3.3, w["fwd_bwd"], size=size,
                    ha="right" if c.rtl else "left")
-            c.box(mid - inner / 2, 2.7, inner, 0.4, fill=OKABE_ITO[5])
+            c.box(mid - inner / 2, 2.7, inner, 0.4, fill=MEMORY_PARTS["grads"].fill)
             c.text(mid, 2.9, w["local_grad"], size=size)
             c.arrow((mid, 2.68), (mid, 2.38), shrink=1)
             c.arrow((mid, 1.88), (mid, 1.58), shrink=1)
-            c.box(mid - inner / 2, 1.15, inner, 0.4, fill=OKABE_ITO[2])
+            c.box(mid - inner / 2, 1.15, inner, 0.4, fill=MEMORY_PARTS["grads"].fill)
             c.text(mid, 1.35, w["avg_grad"], size=size)
             c.arrow((mid, 1.13), (mid, 0.9), shrink=1)
             c.text(mid, 0.72, w["update"], size=size)
-        c.box(0.05, 1.9, width - 0.1, 0.46, fill=OKABE_ITO[4], alpha=0.35)
+        c.box(0.05, 1.9, width - 0.1, 0.46, fill=DIMENSIONS["dp"].fill, alpha=0.35)
         c.text(width / 2, 2.13, w["all_reduce"].format(n=c.num(n)), size=10)
         c.text(width / 2, 0.25, w["same"], size=10)
         return c.svg(name=f"data-parallel-{locale}", title=w["title"].format(n=c.num(n)))
@@ -157,7 +159,8 @@ _FSDP_PHASES = (
     ("reduce_scatter", None),
     ("update", ("own", "own", "own")),
 )
-_STATE_COLOURS = (OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[2])  # weights, gradients, optimizer
+# the memory parts' colours, as in the page's memory plots and widgets
+_STATE_COLOURS = tuple(colours(MEMORY_PARTS, ("weights", "grads", "optimizer")))
 
 
 def fsdp_diagram(n: int = 4, *, locale: str, labels: Mapping[str, str] | None = None) -> str:
@@ -177,24 +180,24 @@ def fsdp_diagram(n: int = 4, *, locale: str, labels: Mapping[str, str] | None = 
         x = left
         for phase, held in _FSDP_PHASES:
             if held is None:  # a collective: one box over all GPUs
-                c.box(x + 0.04, top - n * row_h, coll_w - 0.08, n * row_h, fill=OKABE_ITO[4],
-                      alpha=0.3)
+                c.box(x + 0.04, top - n * row_h, coll_w - 0.08, n * row_h,
+                      fill=DIMENSIONS["dp"].fill, alpha=0.3)
                 c.text(x + coll_w / 2, top - n * row_h / 2, w[phase], rotation=90, size=10)
                 x += coll_w
                 continue
-            c.text(x + col_w / 2, top + 0.25, w[phase], size=8.5)
+            c.text(x + col_w / 2, top + 0.25, w[phase], size=10)
             for g in range(n):
                 for k, (holds, colour) in enumerate(zip(held, _STATE_COLOURS, strict=True)):
                     _shard_bar(c, x + 0.1, top - g * row_h - 0.14 - k * 0.15, col_w - 0.2,
                                n, g, holds, colour)
             x += col_w
         c.arrow((left, 0.9), (x, 0.9), width=0.8)  # time runs to the right in every language
-        c.text(x - 0.05, 0.77, w["time"], ha="right", size=8)
+        c.text(x - 0.05, 0.77, w["time"], ha="right", size=10)
         c.legend((left + x) / 2, 0.58, [(w["weights"], _STATE_COLOURS[0]),
                                         (w["grads"], _STATE_COLOURS[1]),
                                         (w["optimizer"], _STATE_COLOURS[2]),
                                         (w["not_held"], None)])
-        c.text((left + x) / 2, 0.2, w["note"].format(frac=f"{c.num(1)}/{c.num(n)}"), size=9)
+        c.text((left + x) / 2, 0.2, w["note"].format(frac=f"{c.num(1)}/{c.num(n)}"), size=10)
         return c.svg(name=f"fsdp-{locale}", title=w["title"].format(n=c.num(n)))
 
 
@@ -235,22 +238,24 @@ def layout_3d_diagram(tp: int = 8, pp: int = 16, dp: int = 128, *, locale: str,
             c.ax.plot([px + d, px + d, px + pw + d, px + pw + d, px + pw + e],
                       [py + ph + e, py + ph + d, py + ph + d, py + d, py + d],
                       color=INK, linewidth=0.8, alpha=1 - 0.2 * j)
-        c.box(px, py, pw, ph, fill=OKABE_ITO[4], alpha=0.12, round_=0.06)
+        c.box(px, py, pw, ph, fill=DIMENSIONS["dp"].fill, alpha=0.12, round_=0.06)
         c.text(px + pw - 0.15 if c.rtl else px + 0.15, py + ph - 0.2,
                w["pipeline"].format(pp=c.num(pp), tp=c.num(tp), gpus=c.num(pp * tp)),
-               ha="right" if c.rtl else "left", size=9.5)
+               ha="right" if c.rtl else "left", size=10)
         c.text(px + pw + 0.09 * shadows, py + ph + 0.09 * shadows + 0.17,
                w["replicas"].format(dp=c.num(dp)), ha="right", size=10, weight="bold")
         for s in range(pp):
             row, col = divmod(s, cols)
-            col = col if row % 2 == 0 else cols - 1 - col  # snake: the next row runs back
+            # a snake that starts where the page's lines start: the next row runs back
+            forward = (row % 2 == 0) != c.rtl  # this row runs left to right
+            col = col if forward else cols - 1 - col
             x = px + 0.15 + col * (node_w + gap_x)
             y = py + ph - 0.4 - (row + 1) * node_h - row * gap_y
             _node(c, x, y, node_w, node_h, tp, w["stage"].format(k=c.num(s + 1)))
             if s + 1 < pp:
                 if (s + 1) % cols:  # the next stage is beside this one
-                    step = node_w if row % 2 == 0 else 0.0
-                    sign = 1 if row % 2 == 0 else -1
+                    step = node_w if forward else 0.0
+                    sign = 1 if forward else -1
                     c.arrow((x + step, y + node_h / 2), (x + step + sign * gap_x,
                                                          y + node_h / 2), shrink=1)
                 else:  # the next stage is below
@@ -262,12 +267,12 @@ def layout_3d_diagram(tp: int = 8, pp: int = 16, dp: int = 128, *, locale: str,
 
 def _node(c: Canvas, x: float, y: float, w: float, h: float, tp: int, label: str) -> None:
     """One node: a box with its stage label and its ``tp`` GPUs in a row."""
-    c.box(x, y, w, h, fill=OKABE_ITO[0], alpha=0.12)
-    c.text(x + w / 2, y + h - 0.12, label, size=7.5)
+    c.box(x, y, w, h, fill=DIMENSIONS["tp"].fill, alpha=0.12)
+    c.text(x + w / 2, y + h - 0.12, label, size=10)
     size = (w - 0.12) / tp
     for g in range(tp):
         c.box(x + 0.06 + g * size + 0.01, y + 0.06, size - 0.02, min(size - 0.02, 0.2),
-              fill=OKABE_ITO[0], alpha=0.7, round_=0.015)
+              fill=DIMENSIONS["tp"].fill, alpha=0.7, round_=0.015)
 
 
 def _key(c: Canvas, w: Mapping[str, str], tp: int, pp: int, dp: int, y: float) -> None:
@@ -282,17 +287,17 @@ def _key(c: Canvas, w: Mapping[str, str], tp: int, pp: int, dp: int, y: float) -
     for i, text in enumerate(notes):
         yy = y - i * 0.27
         if i == 0:  # a node: its GPUs in a row
-            c.box(at(0.2, 0.5), yy - 0.09, 0.5, 0.18, fill=OKABE_ITO[0], alpha=0.12,
+            c.box(at(0.2, 0.5), yy - 0.09, 0.5, 0.18, fill=DIMENSIONS["tp"].fill, alpha=0.12,
                   round_=0.02)
             for g in range(tp):
                 c.box(at(0.22, 0.46) + (g + 0.1) * 0.46 / tp, yy - 0.05, 0.8 * 0.46 / tp,
-                      0.1, fill=OKABE_ITO[0], alpha=0.7, round_=0.005)
+                      0.1, fill=DIMENSIONS["tp"].fill, alpha=0.7, round_=0.005)
         elif i == 1:  # the link from one stage to the next
             c.arrow((at(0.2, 0.5), yy), (at(0.2, 0.5) + 0.5, yy), width=1.0)
         else:  # replicas
             for j in (2, 1, 0):
                 c.box(at(0.2 + 0.06 * j, 0.38), yy - 0.1 + 0.06 * j, 0.38, 0.12,
-                      fill=OKABE_ITO[4], alpha=0.3, round_=0.02)
+                      fill=DIMENSIONS["dp"].fill, alpha=0.3, round_=0.02)
         c.line(yy, text, margin=0.85)
     total = w["total"].format(tp=c.num(tp), pp=c.num(pp), dp=c.num(dp),
                               gpus=c.num(tp * pp * dp))

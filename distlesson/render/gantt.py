@@ -18,18 +18,27 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from distlesson.pipeline.simulator import Timeline
 from distlesson.render.numbers import check_locale, format_number
-from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
+from distlesson.render.palette import SCHEDULE_PHASES
+from distlesson.render.svg import (
+    INK,
+    MIN_TEXT_POINTS,
+    STYLE,
+    WIDTH_INCHES,
+    legend_above,
+    to_svg,
+)
 
 __all__ = ["LABEL_KEYS", "gantt_svg"]
 
 LABEL_KEYS = ("stage", "time", "forward", "backward", "wgrad", "idle")
-"""The words a page passes in ``labels``, in its own language."""
+"""The words a page passes in ``labels``, in its own language; ``later_chunks`` too, if it
+draws an interleaved schedule, names the lighter boxes of a stage's later chunks."""
 
-_COLOURS = {"F": OKABE_ITO[0], "B": OKABE_ITO[1], "W": OKABE_ITO[2]}
+_COLOURS = {kind: swatch.fill for kind, swatch in SCHEDULE_PHASES.items()}  # as the widgets
 _LEGEND = {"F": "forward", "B": "backward", "W": "wgrad"}
 _ROW_HEIGHT = 0.7  # of the 1.0 between rows
-_AXIS_POINTS = 430  # about the width of the axes of a 7.5-inch figure, in points
-_FONT_POINTS = 8  # box labels
+_AXIS_POINTS = WIDTH_INCHES * 72 - 110  # about the axes' width, in points (less the labels)
+_FONT_POINTS = MIN_TEXT_POINTS  # box labels
 
 
 def _tick(value: float, locale: str) -> str:
@@ -73,7 +82,7 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
     pp, v, makespan = schedule.pp, schedule.chunks, float(timeline.makespan)
     with matplotlib.rc_context(STYLE):
         height = 0.45 * pp + 1.5  # inches; the axes take about 77% of it
-        fig, ax = plt.subplots(figsize=(7.5, height))
+        fig, ax = plt.subplots(figsize=(WIDTH_INCHES, height), layout="constrained")
         for i, slot in enumerate(timeline.slots):
             y, width = pp - 1 - slot.stage, float(slot.end - slot.start)
             shade = 1.0 if v == 1 else 1.0 - 0.5 * slot.op.chunk / (v - 1)
@@ -101,8 +110,10 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
         ax.set_xlabel(labels["time"])
         kinds = ("F", "B", "W") if schedule.split_backward else ("F", "B")
         handles = [Patch(facecolor=_COLOURS[k], label=labels[_LEGEND[k]]) for k in kinds]
+        if v > 1 and "later_chunks" in labels:  # the lighter boxes get a key too
+            handles.append(Patch(facecolor=_COLOURS["F"], alpha=0.5, edgecolor=INK,
+                                 linewidth=0.3, label=labels["later_chunks"]))
         handles.append(Patch(facecolor="none", edgecolor=INK, hatch="///", linewidth=0,
                              alpha=0.35, label=labels["idle"]))
-        ax.legend(handles=handles, loc="upper center", ncols=len(handles),
-                  bbox_to_anchor=(0.5, -0.6 / (0.77 * height)))  # 0.6 inch below the axes
-        return to_svg(fig, name=name, title=title)
+        legend_above(ax, len(handles), handles, locale=locale)
+        return to_svg(fig, name=name, title=title, locale=locale)

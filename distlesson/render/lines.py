@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from distlesson.render.numbers import check_locale
-from distlesson.render.svg import OKABE_ITO, STYLE, to_svg
+from distlesson.render.svg import OKABE_ITO, STYLE, WIDTH_INCHES, to_svg
 
 __all__ = ["loglog_lines"]
 
@@ -37,7 +37,7 @@ def loglog_lines(
     """
     check_locale(locale)
     with matplotlib.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        fig, ax = plt.subplots(figsize=(WIDTH_INCHES, 4.2), layout="constrained")
         for i, (label, values) in enumerate(series):
             ax.plot(x, values, label=label, color=OKABE_ITO[i % len(OKABE_ITO)],
                     marker=_MARKERS[i % len(_MARKERS)], linestyle=_DASHES[i % len(_DASHES)])
@@ -52,4 +52,4 @@ def loglog_lines(
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.legend(frameon=False)
-        return to_svg(fig, name=name, title=title)
+        return to_svg(fig, name=name, title=title, locale=locale)

@@ -13,6 +13,8 @@ from typing import Literal, get_args
 
 from babel.numbers import format_decimal
 
+from distlesson.render.bidi import LRI, PDI, isolate_ltr
+
 __all__ = [
     "LOCALES",
     "UNITS",
@@ -85,7 +87,12 @@ def format_number(value: float, locale: str, *, digits: int = 0, grouping: bool 
     pattern = ("#,##0" if grouping else "0") + ("." + "0" * digits if digits else "")
     text = format_decimal(value, format=pattern, locale=locale, numbering_system="default")
     # CLDR's minus is a hyphen for these locales; typography wants the minus sign.
-    return to_locale_digits(text.replace("-", "\u2212"), locale)
+    text = to_locale_digits(text.replace("-", "\u2212"), locale)
+    if locale == "fa" and text.startswith("\u2212"):
+        # in a right-to-left line the sign would show on the right of the digits: keep the
+        # number left to right (CLDR's Persian minus carries a left-to-right mark for this)
+        text = isolate_ltr(text)
+    return text
 
 
 def format_percent(fraction: float, locale: str, *, digits: int = 0) -> str:
@@ -93,7 +100,9 @@ def format_percent(fraction: float, locale: str, *, digits: int = 0) -> str:
     number = format_number(fraction * 100, locale, digits=digits)
     if locale == "ca":
         return f"{number}\u00a0%"  # Catalan typography separates the sign
-    return number + ("٪" if locale == "fa" else "%")
+    if locale == "fa":  # the sign goes inside a negative number's isolate, beside the digits
+        return number[:-1] + "٪" + PDI if number.startswith(LRI) else number + "٪"
+    return number + "%"
 
 
 def format_quantity(value: float, unit: str, locale: str, *, digits: int = 0) -> str:

@@ -18,7 +18,14 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from distlesson.render.numbers import check_locale
-from distlesson.render.svg import INK, OKABE_ITO, STYLE, to_svg
+from distlesson.render.svg import (
+    INK,
+    MIN_TEXT_POINTS,
+    OKABE_ITO,
+    STYLE,
+    WIDTH_INCHES,
+    to_svg,
+)
 
 __all__ = ["Roof", "RoofPoint", "roofline_svg"]
 
@@ -68,7 +75,7 @@ def roofline_svg(
         raise ValueError("a roofline plot needs positive intensities and throughputs")
     middle = math.sqrt(min(xs) * max(xs))  # the geometric middle of the log x axis
     with matplotlib.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(7.5, 4.6))
+        fig, ax = plt.subplots(figsize=(WIDTH_INCHES, 4.6), layout="constrained")
         thin = 0
         for roof in roofs:
             x, y = zip(*roof.corners, strict=True)
@@ -79,7 +86,7 @@ def roofline_svg(
                     ax.plot([cx], [cy], marker="D", markersize=7, markerfacecolor="none",
                             color=OKABE_ITO[0], zorder=4, linestyle="none")
                     ax.annotate(corner_label, (cx, cy), xytext=(8, -16),
-                                textcoords="offset points", fontsize=9, color=INK)
+                                textcoords="offset points", fontsize=MIN_TEXT_POINTS, color=INK)
                 continue
             thin += 1
             ax.plot(x, y, color=OKABE_ITO[thin % len(OKABE_ITO)], linewidth=1.2,
@@ -90,7 +97,7 @@ def roofline_svg(
             right = point.x > middle  # labels above, toward the middle of the plot
             ax.annotate(point.label, (point.x, point.y), xytext=(-8 if right else 8, 8),
                         textcoords="offset points", ha="right" if right else "left",
-                        fontsize=9, color=INK)
+                        fontsize=MIN_TEXT_POINTS, color=INK)
         ax.set_xscale("log")
         ax.set_yscale("log")
         for axis in (ax.xaxis, ax.yaxis):
@@ -98,5 +105,5 @@ def roofline_svg(
             axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-        ax.legend(loc="lower right", fontsize=9)
-        return to_svg(fig, name=name, title=title)
+        ax.legend(loc="lower right")
+        return to_svg(fig, name=name, title=title, locale=locale)

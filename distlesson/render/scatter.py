@@ -25,7 +25,7 @@ def agreement_scatter(groups: Sequence[tuple[str, Sequence[tuple[float, float]]]
     values = [v for _, points in groups for point in points for v in point]
     low, high = 0.9 * min(values), 1.05 * max(values)
     with matplotlib.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(6.4, 5.2))
+        fig, ax = plt.subplots(figsize=(6.4, 5.2), layout="constrained")
         line = [low, high]
         ax.fill_between(line, [v * (1 - band) for v in line], [v * (1 + band) for v in line],
                         color="#888888", alpha=0.18, linewidth=0, label=band_label)
@@ -42,4 +42,4 @@ def agreement_scatter(groups: Sequence[tuple[str, Sequence[tuple[float, float]]]
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.legend(loc="upper left")
-        return to_svg(fig, name=name, title=title)
+        return to_svg(fig, name=name, title=title, locale=locale)

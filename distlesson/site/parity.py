@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from distlesson.site.captions import MARK
 from distlesson.site.markdown_scan import Fence, split_blocks
 from distlesson.site.placeholders import placeholders_in
 
@@ -31,12 +32,14 @@ class PageSignature:
     exec_code: tuple[str, ...]  # the code of each exec block, locale normalised
     doctests: tuple[str, ...]  # each doctest fence, as written
     widgets: tuple[str, ...]
+    captions: tuple[str, ...]  # the captioned figures' names, in page order
+    references: frozenset[str]  # the figures the prose refers to
     locales_in_code: frozenset[str]  # the locales that exec blocks ask for
 
     def differences(self, other: PageSignature) -> list[str]:
         """What ``other`` shows that this page does not, or shows differently."""
         out = []
-        for field in ("figures", "exec_code", "doctests", "widgets"):
+        for field in ("figures", "exec_code", "doctests", "widgets", "captions", "references"):
             mine, theirs = getattr(self, field), getattr(other, field)
             if mine != theirs:
                 if isinstance(mine, frozenset):
@@ -56,5 +59,7 @@ def page_signature(markdown: str) -> PageSignature:
         exec_code=tuple(_LOCALE_ARG.sub('locale="xx"', b.body) for b in runs),
         doctests=tuple(b.body for b in fences if b.is_doctest),
         widgets=tuple(_WIDGET.findall(markdown)),
+        captions=tuple(m[2] for m in MARK.finditer(markdown) if m[1] == "caption"),
+        references=frozenset(m[2] for m in MARK.finditer(markdown) if m[1] == "fig"),
         locales_in_code=frozenset(m for b in runs for m in _LOCALE_ARG.findall(b.body)),
     )

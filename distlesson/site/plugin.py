@@ -4,6 +4,9 @@
   (:mod:`distlesson.render.catalan`), and dresses the labs (below).
 - ``on_page_markdown`` replaces ``{{ name }}`` placeholders with the library's figures,
   formatted for the page's language; an unknown name aborts the build naming page and line.
+  It numbers the captioned plots (``{{ caption:NAME }}``) and links the references to them
+  (``{{ fig:NAME }}``); ``on_page_content`` wraps each in ``<figure>`` with its
+  ``<figcaption>`` (:mod:`distlesson.site.captions`).
   It also names every executed fence after its place in the source
   (:func:`label_exec_blocks`), so that a failing block is reported as
   ``<code block: id docs/planning.en.md:74>`` with its own line, and markdown-exec keeps one
@@ -181,6 +184,12 @@ class DistlessonPlugin(BasePlugin):
         if labs.is_lab(page.file.src_uri):
             html, self._notebook_css = labs.dress_lab_page(
                 html, src_uri=page.file.src_uri, page_url=page.url, locale=locale)
+        else:
+            captions = importlib.import_module("distlesson.site.captions")
+            try:
+                html = captions.wrap_figures(html, where=f"docs/{page.file.src_uri}")
+            except captions.FigureError as error:
+                raise PluginError(str(error)) from None
         if locale == "ca":  # «de 11,1» -> «d'11,1», wherever a template put the number
             html = catalan.elide_html(html)
         return html
@@ -197,13 +206,15 @@ class DistlessonPlugin(BasePlugin):
     def on_page_markdown(self, markdown, page, config, files):
         if labs.is_lab(page.file.src_uri):
             return markdown  # a notebook's source: mkdocs-jupyter renders it, not Markdown
+        captions = importlib.import_module("distlesson.site.captions")
         placeholders = importlib.import_module("distlesson.site.placeholders")
         locale = page_locale(page.file.src_uri)
         where = f"docs/{page.file.src_uri}"
         markdown = label_exec_blocks(markdown, where=where,
                                      first_line=_first_line(page, markdown))
         try:
+            markdown = captions.number_figures(markdown, locale, where=where)
             return placeholders.resolve_placeholders(
                 markdown, locale, self._figures, where=where)
-        except placeholders.UnknownFigureError as error:
+        except (placeholders.UnknownFigureError, captions.FigureError) as error:
             raise PluginError(str(error)) from None

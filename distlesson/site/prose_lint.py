@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from distlesson.site.captions import MARK
 from distlesson.site.markdown_scan import Prose, inline_code_spans, split_blocks
 from distlesson.site.placeholders import PLACEHOLDER
 
@@ -78,7 +79,7 @@ def typed_numbers(markdown: str) -> list[TypedNumber]:
         text = block.text
         for start, end in reversed(list(inline_code_spans(text))):
             text = _blank(text, start, end)
-        for pattern in (PLACEHOLDER, _NOT_PROSE, _ALLOWED):
+        for pattern in (PLACEHOLDER, MARK, _NOT_PROSE, _ALLOWED):
             for match in reversed(list(pattern.finditer(text))):
                 text = _blank(text, match.start(), match.end())
         lines = block.text.split("\n")

@@ -105,7 +105,8 @@
 
   // One stacked bar of entry.p (values) and entry.q (their text) on an axis from 0 to
   // o.span (labels o.labels, spacings o.steps, at most o.most ticks, caption o.caption);
-  // o.names[i] titles part i, o.colours[i] fills it, part o.dark is white-on-colour;
+  // o.names[i] titles part i, o.colours[i] fills it and o.inks[i] writes on it (both from
+  // the library's palette, distlesson/render/palette.py, carried in the widget's data);
   // o.top (default 6) leaves room above the bar. Returns the scale, for marks over the bar.
   function stackedBar(svg, entry, o) {
     var WIDTH = 720, LEFT = 14, RIGHT = 14, TOP = o.top || 6, BAR = 30, AXIS = 44;
@@ -123,7 +124,7 @@
       if (w >= 8 * entry.q[i].length + 6) {
         label(svg, { x: x0 + w / 2, y: TOP + BAR / 2, "text-anchor": "middle",
           "dominant-baseline": "central", class: "dl-op-text",
-          fill: i === o.dark ? "#ffffff" : "#000000" }, entry.q[i]);
+          fill: o.inks[i] }, entry.q[i]);
       }
       start += value;
     }
@@ -136,11 +137,9 @@
   // s stage, k kind, m microbatch, c chunk if any, a start, z end), one row per stage with
   // its idle time hatched. words: stage[s], n[i] (integers as the page writes them),
   // kind[k], mb, chunk, time. hatch: the id of the hatching pattern, unique on the page.
-  var KIND_COLOURS = { F: "#0072B2", B: "#E69F00", W: "#009E73" }; // Okabe-Ito
-  var KIND_TEXT = { F: "#ffffff", B: "#000000", W: "#000000" };
-  // Later chunks of an interleaved stage: the same hues mixed with 45 % white, opaque so
-  // that the idle hatching behind the row does not show through.
-  var KIND_LIGHT = { F: "#73B2D5", B: "#F2CA73", W: "#73CAB2" };
+  // words.phase: the colours of F, B and W from the library's palette (fill; light, for later
+  // chunks of an interleaved stage, opaque so that the idle hatching does not show through;
+  // ink, the text on a fill), the same as the static Gantt charts'.
 
   function timeline(svg, entry, words, hatch) {
     var WIDTH = 720, LEFT = 84, RIGHT = 14, TOP = 6, ROW = 24, BAR = 18, AXIS = 44;
@@ -171,7 +170,7 @@
       var kind = ops.k.charAt(i), chunk = chunked ? ops.c[i] : 0;
       var x0 = x(ops.a[i]), w = x(ops.z[i]) - x0, top = TOP + ops.s[i] * ROW + (ROW - BAR) / 2;
       var rect = el("rect", { x: x0, y: top, width: w, height: BAR,
-        fill: (chunk > 0 ? KIND_LIGHT : KIND_COLOURS)[kind], "data-kind": kind,
+        fill: (chunk > 0 ? words.phase.light : words.phase.fill)[kind], "data-kind": kind,
         "data-stage": ops.s[i], "data-microbatch": ops.m[i], "data-chunk": chunk }, svg);
       var number = words.n[ops.m[i] + 1];
       title(rect, words.kind[kind] + ", " + words.mb + " " + number +
@@ -179,7 +178,7 @@
       if (w >= 7 * number.length + 5) {
         label(svg, { x: x0 + w / 2, y: top + BAR / 2, "text-anchor": "middle",
           "dominant-baseline": "central", class: "dl-op-text",
-          fill: chunk > 0 ? "#000000" : KIND_TEXT[kind] }, number);
+          fill: chunk > 0 ? "#000000" : words.phase.ink[kind] }, number);
       }
     }
 

@@ -66,7 +66,7 @@
         var total = entry.p.reduce(function (a, b) { return a + b; }, 0);
         var scale = core.stackedBar(out.bar, entry, { span: Math.max(total, words.limit) * 1.1,
           labels: words.ticks, steps: words.steps, most: words.most, caption: words.axis,
-          names: words.parts, colours: words.colours, dark: 0, top: ABOVE + 4 });
+          names: words.parts, colours: words.colours, inks: words.inks, top: ABOVE + 4 });
         mark(out.bar, scale, words);
       }
       core.timeline(out.timeline, valid ? v.pipe : entry, words, "dl-dimensions-hatch");

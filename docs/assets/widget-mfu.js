@@ -28,7 +28,7 @@
         // the scale is the grid's longest bar, so that settings compare by eye
         core.stackedBar(out.bar, entry, { span: data.w.n.length - 1, labels: data.w.n,
           steps: [1, 2, 5, 10, 20], caption: data.w.axis, names: data.w.terms,
-          colours: data.w.colours, dark: 4 });
+          colours: data.w.colours, inks: data.w.inks });
       }
       root.querySelectorAll("[data-legend]").forEach(function (item) {
         item.hidden = !valid;

@@ -26,7 +26,7 @@
       // the scale is the grid's longest bar, so that settings compare by eye
       core.stackedBar(svg, entry, { span: words.n.length - 1, labels: words.n,
         steps: [1, 2, 4, 5, 10], caption: words.axis, names: words.parts,
-        colours: words.colours, dark: 0 });
+        colours: words.colours, inks: words.inks });
       root.querySelectorAll("[data-legend]").forEach(function (item, i) {
         item.hidden = !(entry.p[i] > 0);  // no master copy: no master in the legend
       });
