@@ -31,7 +31,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from distlesson.site import lab_sources, labs
+from distlesson.site import chrome, lab_headings, lab_sources, labs
 
 __all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
 
@@ -82,12 +82,29 @@ def _source_stamp() -> tuple[tuple[str, int], ...]:
         (str(path), path.stat().st_mtime_ns) for path in PACKAGE_DIR.rglob("*.py")))
 
 
+def _languages(config) -> tuple[str, list[str]]:
+    """The default language and every built one, from mkdocs-static-i18n's settings."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return "en", ["en"]
+    built = [lang for lang in i18n.config.languages if lang.build]
+    default = next((lang.locale for lang in built if lang.default), built[0].locale)
+    return default, [lang.locale for lang in built]
+
+
+def _current_language(config) -> str:
+    """The language being built (mkdocs-static-i18n builds one after the other)."""
+    i18n = config.plugins.get("i18n")
+    return getattr(i18n, "current_language", None) or _languages(config)[0]
+
+
 class DistlessonPlugin(BasePlugin):
     def __init__(self) -> None:
         self._stamp: tuple[tuple[str, int], ...] | None = None
         self._notebook_css = ""
         self._serving = False
         self._lab_renders: dict = {}
+        self._pages_404: dict[str, str] = {}
 
     def on_startup(self, *, command, dirty) -> None:
         # Defining on_startup also keeps this instance across the rebuilds of mkdocs serve,
@@ -138,18 +155,35 @@ class DistlessonPlugin(BasePlugin):
         return page
 
     def on_page_content(self, html, page, config, files):
+        locale = page_locale(page.file.src_uri)
+        html = chrome.localise_chrome(html, locale)
         if not labs.is_lab(page.file.src_uri):
             return html
+        html = lab_headings.unicode_heading_ids(html, page.toc)
         html, self._notebook_css = labs.dress_lab_page(
-            html, src_uri=page.file.src_uri, page_url=page.url,
-            locale=page_locale(page.file.src_uri))
+            html, src_uri=page.file.src_uri, page_url=page.url, locale=locale)
         return html
 
+    def on_post_template(self, output_content, template_name, config):
+        if template_name == "404.html":  # kept per language: the next build overwrites it
+            self._pages_404[_current_language(config)] = output_content
+        return output_content
+
+    # After mkdocs-static-i18n's on_post_build (-100), which builds the other languages
+    # into the same site_dir and then writes one search index for all of them.
+    @event_priority(-110)
     def on_post_build(self, config) -> None:
+        site_dir = Path(config.site_dir)
+        default, locales = _languages(config)
+        chrome.write_404_pages(site_dir, self._pages_404, default)
         if self._notebook_css:  # the same for every lab: written once per language build
-            target = Path(config.site_dir) / labs.NOTEBOOK_CSS
+            target = site_dir / labs.NOTEBOOK_CSS
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(self._notebook_css, encoding="utf-8")
+        i18n = config.plugins.get("i18n")
+        if len(locales) > 1 and not getattr(i18n, "building", True):  # all languages built
+            counts = chrome.split_search_index(site_dir, locales, default)
+            log.info("search index per language: %s", counts)
 
     def on_page_markdown(self, markdown, page, config, files):
         if labs.is_lab(page.file.src_uri):
