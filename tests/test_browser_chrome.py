@@ -142,13 +142,20 @@ def test_persian_search_finds_words_joined_by_a_zero_width_non_joiner(server, co
 
 
 def _search(tab, query: str) -> list[str]:
-    """The result links of Material's search box for ``query``, set as an input method or
-    a paste sets it: an input event, no key (assets/search-input.js passes it on)."""
+    """The result links of Material's search box for ``query``, entered as an input method
+    or a paste enters it: an input event and no key (assets/search-input.js passes it on).
+    A first query typed on the keyboard waits for the worker to load the index, which
+    otherwise reads the field when it is ready and would hide a query that never got sent."""
     field = tab.locator("input.md-search__input")
     field.click()  # in the header at 1280 px
+    field.press_sequentially("GPU")
+    tab.wait_for_selector(".md-search-result__item", state="attached", timeout=20_000)
     field.fill(query)
-    try:  # the worker loads the index, then answers
-        tab.wait_for_selector(".md-search-result__item", state="attached", timeout=15_000)
+    try:  # the results of this query: their links carry it (?h=...)
+        tab.wait_for_function(
+            """q => [...document.querySelectorAll('.md-search-result__link')]
+                     .some(a => new URL(a.href).searchParams.get('h') === q)""",
+            arg=query, timeout=10_000)
     except PlaywrightTimeout:
         return []
     return tab.eval_on_selector_all(".md-search-result__link",
