@@ -55,7 +55,9 @@ def test_every_page_loads_without_console_errors_or_failed_requests(site, server
     tab, problems, typeset = context.new_page(), [], 0
     tab.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
     tab.on("pageerror", lambda e: problems.append(f"script: {e}"))
-    tab.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    # a fetch cut short by the next navigation (the search worker's) is no failure
+    tab.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
+           and problems.append(f"failed: {r.url} ({r.failure})"))
     tab.on("response", lambda r: r.status >= 400 and problems.append(f"{r.status}: {r.url}"))
     tab.on("request", lambda r: urlsplit(r.url).hostname not in {shared.HOST, None}
            and urlsplit(r.url).scheme not in {"data", "blob", "about"}
