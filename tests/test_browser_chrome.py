@@ -22,7 +22,8 @@ site, server, browser = shared.site, shared.server, shared.browser
 ENGLISH_CHROME = ("Permanent link", "Copy to Clipboard", "Copied!", "Switch to dark mode",
                   "Switch to light mode", "Every number on these pages",
                   "Distributed training of large language models", "Type to start searching",
-                  '"search.placeholder"', 'placeholder="Search"', "Back to top")
+                  '"search.placeholder"', 'placeholder="Search"', "Back to top",
+                  "Not found")
 # A query per language, and the page it must find: the pipeline chapter's bubble.
 SEARCHES = {"en": ("bubble", "pipeline/"), "ca": ("bombolla", "ca/pipeline/"),
             "fa": ("حباب", "fa/pipeline/")}
