@@ -43,7 +43,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from distlesson.render import catalan
-from distlesson.site import build_cache, exec_blocks, lab_sources, labs
+from distlesson.site import build_cache, chrome, exec_blocks, lab_headings, lab_sources, labs
 
 __all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
 
@@ -94,6 +94,22 @@ def _source_stamp() -> tuple[tuple[str, int], ...]:
         (str(path), path.stat().st_mtime_ns) for path in PACKAGE_DIR.rglob("*.py")))
 
 
+def _languages(config) -> tuple[str, list[str]]:
+    """The default language and every built one, from mkdocs-static-i18n's settings."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return "en", ["en"]
+    built = [lang for lang in i18n.config.languages if lang.build]
+    default = next((lang.locale for lang in built if lang.default), built[0].locale)
+    return default, [lang.locale for lang in built]
+
+
+def _current_language(config) -> str:
+    """The language being built (mkdocs-static-i18n builds one after the other)."""
+    i18n = config.plugins.get("i18n")
+    return getattr(i18n, "current_language", None) or _languages(config)[0]
+
+
 class DistlessonPlugin(BasePlugin):
     # Folders (beside mkdocs.yml) whose Python sources the cache keys on besides the
     # package's own: a site whose blocks import another library of its own names it here.
@@ -107,6 +123,7 @@ class DistlessonPlugin(BasePlugin):
         self._serving = False
         self._cache: build_cache.BuildCache | None = None
         self._figures = None
+        self._pages_404: dict[str, str] = {}
 
     def on_startup(self, *, command, dirty) -> None:
         # Defining on_startup also keeps this instance across the rebuilds of mkdocs serve,
@@ -181,7 +198,9 @@ class DistlessonPlugin(BasePlugin):
 
     def on_page_content(self, html, page, config, files):
         locale = page_locale(page.file.src_uri)
+        html = chrome.localise_chrome(html, locale)
         if labs.is_lab(page.file.src_uri):
+            html = lab_headings.unicode_heading_ids(html, page.toc)
             html, self._notebook_css = labs.dress_lab_page(
                 html, src_uri=page.file.src_uri, page_url=page.url, locale=locale)
         else:
@@ -194,14 +213,29 @@ class DistlessonPlugin(BasePlugin):
             html = catalan.elide_html(html)
         return html
 
+    def on_post_template(self, output_content, template_name, config):
+        if template_name == "404.html":  # kept per language: the next build overwrites it
+            self._pages_404[_current_language(config)] = output_content
+        return output_content
+
+    # After mkdocs-static-i18n's on_post_build (-100), which builds the other languages
+    # into the same site_dir and then writes one search index for all of them.
+    @event_priority(-110)
     def on_post_build(self, config) -> None:
         if self._cache is not None:
             log.info("build cache: %d computations reused, %d run",
                      self._cache.hits, self._cache.misses)
+        site_dir = Path(config.site_dir)
+        default, locales = _languages(config)
+        chrome.write_404_pages(site_dir, self._pages_404, default)
         if self._notebook_css:  # the same for every lab: written once per language build
-            target = Path(config.site_dir) / labs.NOTEBOOK_CSS
+            target = site_dir / labs.NOTEBOOK_CSS
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(self._notebook_css, encoding="utf-8")
+        i18n = config.plugins.get("i18n")
+        if len(locales) > 1 and not getattr(i18n, "building", True):  # all languages built
+            counts = chrome.split_search_index(site_dir, locales, default)
+            log.info("search index per language: %s", counts)
 
     def on_page_markdown(self, markdown, page, config, files):
         if labs.is_lab(page.file.src_uri):

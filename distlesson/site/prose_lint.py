@@ -1,10 +1,15 @@
-"""Find numbers typed into prose: every figure must come from the library.
+r"""Find numbers typed into prose: every figure must come from the library.
 
 Prose is what is left of a page once fenced code, inline code, placeholders, HTML
 comments, link targets, tags and attribute lists are removed. What remains may hold
 names that contain digits (fp32, H100, ZeRO-3, 1F1B, GPT-2, Llama 3 70B...), listed below
 with the reason each is a name; any other digit, Latin, Persian (۰-۹) or Arabic-Indic
 (٠-٩), is a typed number and fails the tests.
+
+A formula (``$...$``, typeset by KaTeX) may hold the constants of its equation: the 2 of
+``$2\,(n-1)$``, the 34 of ``$s\,b\,h\,(34 + 5\,a\,s/h)$``. What it may not hold is a
+result: a number after ``=`` or ``\approx`` (``$b = 0.27$``) is a computed figure typed into
+the page, and is reported like any other.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from distlesson.site.captions import MARK
 from distlesson.site.markdown_scan import Prose, inline_code_spans, split_blocks
 from distlesson.site.placeholders import PLACEHOLDER
 
-__all__ = ["ALLOWED_NAMES", "TypedNumber", "typed_numbers"]
+__all__ = ["ALLOWED_NAMES", "MATHS", "TypedNumber", "typed_numbers"]
 
 # Names, not quantities: each is how the literature spells a thing.
 ALLOWED_NAMES: tuple[str, ...] = (
@@ -43,6 +48,9 @@ ALLOWED_NAMES: tuple[str, ...] = (
 _ALLOWED = re.compile(
     r"(?<![0-9A-Za-z])(?:" + "|".join(ALLOWED_NAMES) + r")s?(?![0-9A-Za-z])")
 _DIGIT = re.compile(r"[0-9۰-۹٠-٩]+")
+# pymdownx.arithmatex's inline maths: $ then no space ... no space then $ (smart_dollar)
+MATHS = re.compile(r"(?<![\\$])\$(?![\s$])(.+?)(?<![\s\\])\$", re.DOTALL)
+_RESULT = re.compile(r"(?:=|\\approx|\\simeq|≈)\s*-?\s*([0-9۰-۹٠-٩][0-9۰-۹٠-٩.,٫٬]*)")
 _NOT_PROSE = re.compile(
     r"<!--.*?-->"  # HTML comments
     r"|\]\([^)]*\)"  # link targets
@@ -79,10 +87,15 @@ def typed_numbers(markdown: str) -> list[TypedNumber]:
         text = block.text
         for start, end in reversed(list(inline_code_spans(text))):
             text = _blank(text, start, end)
+        lines = block.text.split("\n")
+        for maths in reversed(list(MATHS.finditer(text))):
+            for result in _RESULT.finditer(maths[1]):
+                index = text.count("\n", 0, maths.start())
+                found.append(TypedNumber(block.line + index, result[1], lines[index]))
+            text = _blank(text, maths.start(), maths.end())
         for pattern in (PLACEHOLDER, MARK, _NOT_PROSE, _ALLOWED):
             for match in reversed(list(pattern.finditer(text))):
                 text = _blank(text, match.start(), match.end())
-        lines = block.text.split("\n")
         for match in _DIGIT.finditer(text):
             index = text.count("\n", 0, match.start())
             found.append(TypedNumber(block.line + index, match[0], lines[index]))

@@ -1,0 +1,215 @@
+"""The site's chrome in a real browser, on every built page: no console error or failed
+request, formulas typeset, the Persian font shipped, each language's own search, 404 pages
+and interface, the labs' table of contents, the sources tables folded, and wide tables that
+show they scroll on a phone. Before these fixes a crawl logged 75 console errors (a
+sitemap.xml fetched beside every language link), Persian search found nothing, and every
+Persian lab heading had ``id=""``."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests import browser as shared
+from tests.pages import LOCALES
+
+site, server, browser = shared.site, shared.server, shared.browser
+
+# Strings of the tools' English interface that must not reach a Catalan or Persian page.
+ENGLISH_CHROME = ("Permanent link", "Copy to Clipboard", "Copied!", "Switch to dark mode",
+                  "Switch to light mode", "Every number on these pages",
+                  "Distributed training of large language models", "Type to start searching",
+                  '"search.placeholder"', 'placeholder="Search"', "Back to top",
+                  "Not found")
+# A query per language, and the page it must find: the pipeline chapter's bubble.
+SEARCHES = {"en": ("bubble", "pipeline/"), "ca": ("bombolla", "ca/pipeline/"),
+            "fa": ("حباب", "fa/pipeline/")}
+CHAPTERS_WITH_SOURCES = ("why-it-does-not-fit", "parallelism", "pipeline", "saving-memory",
+                         "hardware", "mfu", "planning")
+
+
+def _prefix(locale: str) -> str:
+    return "" if locale == "en" else f"{locale}/"
+
+
+def _pages(site) -> list[str]:
+    return sorted(str(p.parent.relative_to(site)) + "/" for p in site.rglob("index.html"))
+
+
+def _url(server: str, page: str) -> str:
+    return f"{server}/{page}".replace("/./", "/")
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
+
+
+def test_every_page_loads_without_console_errors_or_failed_requests(site, server, context):
+    pages = [*_pages(site), "404.html", "ca/404.html", "fa/404.html"]
+    assert len(pages) >= 51  # 48 pages and three 404 pages
+    tab, problems, typeset = context.new_page(), [], 0
+    tab.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    tab.on("pageerror", lambda e: problems.append(f"script: {e}"))
+    # a fetch cut short by the next navigation (the search worker's) is no failure
+    tab.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
+           and problems.append(f"failed: {r.url} ({r.failure})"))
+    tab.on("response", lambda r: r.status >= 400 and problems.append(f"{r.status}: {r.url}"))
+    tab.on("request", lambda r: urlsplit(r.url).hostname not in {shared.HOST, None}
+           and urlsplit(r.url).scheme not in {"data", "blob", "about"}
+           and problems.append(f"off-host: {r.url}"))
+    for page in pages:
+        before = len(problems)
+        # networkidle: the fetches that start after load (sitemaps, the search worker) end
+        tab.goto(_url(server, page), wait_until="networkidle")
+        problems[before:] = [f"{page}: {p}" for p in problems[before:]]
+        if left := tab.locator(".arithmatex:not(:has(.katex))").count():
+            problems.append(f"{page}: {left} formulas left as LaTeX source")
+        typeset += tab.locator(".arithmatex .katex").count()
+    assert not problems, "\n".join(problems[:20]) + f"\n({len(problems)} in all)"
+    assert typeset >= 90  # the formulas of seven chapters in three languages
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_formulas_are_typeset_and_read_left_to_right(server, context, locale):
+    tab = context.new_page()
+    tab.goto(_url(server, f"{_prefix(locale)}pipeline/"), wait_until="load")
+    fractions = tab.locator(".arithmatex:has(.katex .mfrac)")  # (p-1)/(m+p-1)...
+    assert fractions.count() >= 3
+    directions = tab.eval_on_selector_all(
+        ".arithmatex .katex", "ks => ks.map(k => getComputedStyle(k).direction)")
+    assert directions and set(directions) == {"ltr"}
+    tab.close()
+
+
+def test_persian_pages_use_the_shipped_vazirmatn(server, context):
+    tab, fonts = context.new_page(), []
+    tab.on("request", lambda r: r.resource_type == "font" and fonts.append(r.url))
+    tab.goto(_url(server, "fa/pipeline/"), wait_until="load")
+    tab.evaluate("document.fonts.ready")
+    loaded = tab.evaluate("""[...document.fonts].filter(f => f.status === 'loaded')
+                             .map(f => f.family.replace(/"/g, ''))""")
+    assert "Vazirmatn" in loaded
+    assert any(url.endswith("vendor/vazirmatn/Vazirmatn-Variable.woff2") for url in fonts)
+    family = tab.locator("article p").first.evaluate("e => getComputedStyle(e).fontFamily")
+    assert family.startswith("Vazirmatn")
+    tab.close()
+
+
+@pytest.mark.parametrize("locale", ["ca", "fa"])
+def test_no_english_chrome_on_catalan_and_persian_pages(site, locale):
+    pages = [p for p in site.glob(f"{locale}/**/index.html")] + [site / locale / "404.html"]
+    assert len(pages) >= 16
+    leftovers = {str(p.relative_to(site)): [s for s in ENGLISH_CHROME if s in p.read_text(
+        encoding="utf-8")] for p in pages}
+    assert not {page: found for page, found in leftovers.items() if found}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_each_language_has_its_own_404_page(site, locale):
+    html = (site / _prefix(locale) / "404.html").read_text(encoding="utf-8")
+    assert f'<html lang="{locale}"' in html
+    assert ('dir="rtl"' in html) == (locale == "fa")
+    links = re.findall(r'class="md-nav__link" href="([^"]+)"|href="([^"]+)" class="md-nav__link"',
+                       html)
+    assert links and all(
+        (a or b).startswith(f"/{_prefix(locale)}") for a, b in links)  # its own language's nav
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_search_finds_the_pages_of_its_own_language_only(server, context, locale):
+    query, expected = SEARCHES[locale]
+    tab = context.new_page()
+    tab.goto(_url(server, f"{_prefix(locale)}pipeline/"), wait_until="load")
+    hits = _search(tab, query)
+    paths = [urlsplit(h).path for h in hits]
+    assert f"/{expected}" in paths, paths
+    others = [lo for lo in LOCALES if lo != locale]
+    wrong = [p for p in paths if (locale == "en" and re.match(r"/(ca|fa)/", p))
+             or (locale != "en" and not p.startswith(f"/{locale}/"))]
+    assert not wrong, f"{locale} search returned pages of {others}: {wrong}"
+    tab.close()
+
+
+def test_persian_search_finds_words_joined_by_a_zero_width_non_joiner(server, context):
+    tab = context.new_page()
+    tab.goto(_url(server, "fa/parallelism/"), wait_until="load")
+    hits = _search(tab, "موازی\u200cسازی")
+    assert hits and all("/fa/" in h for h in hits)
+    tab.close()
+
+
+def _search(tab, query: str) -> list[str]:
+    """The result links of Material's search box for ``query``, entered as an input method
+    or a paste enters it: an input event and no key (assets/search-input.js passes it on).
+    A first query typed on the keyboard waits for the worker to load the index, which
+    otherwise reads the field when it is ready and would hide a query that never got sent."""
+    field = tab.locator("input.md-search__input")
+    field.click()  # in the header at 1280 px
+    field.press_sequentially("GPU")
+    tab.wait_for_selector(".md-search-result__item", state="attached", timeout=20_000)
+    field.fill(query)
+    try:  # the results of this query: their links carry it (?h=...)
+        tab.wait_for_function(
+            """q => [...document.querySelectorAll('.md-search-result__link')]
+                     .some(a => new URL(a.href).searchParams.get('h') === q)""",
+            arg=query, timeout=10_000)
+    except PlaywrightTimeout:
+        return []
+    return tab.eval_on_selector_all(".md-search-result__link",
+                                    "links => links.map(a => a.href)")
+
+
+@pytest.mark.parametrize("lab", ["memory", "data-parallel", "tensor-parallel", "pipeline"])
+def test_persian_lab_headings_have_ids_that_the_toc_reaches(server, context, lab):
+    tab = context.new_page()
+    tab.goto(_url(server, f"fa/labs/{lab}/"), wait_until="load")
+    ids = tab.eval_on_selector_all("article :is(h1,h2,h3,h4)", "hs => hs.map(h => h.id)")
+    assert ids and all(ids) and len(set(ids)) == len(ids), ids
+    targets = tab.eval_on_selector_all(
+        ".md-sidebar--secondary a.md-nav__link",
+        "as => as.map(a => decodeURIComponent(a.hash.slice(1)))")
+    assert targets and set(targets) <= set(ids), (targets, ids)
+    assert any(re.search("[\u0600-\u06ff]", t) for t in targets)  # Persian letters kept
+    tab.close()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_sources_tables_are_folded_under_a_summary_in_the_page_language(server, context,
+                                                                         locale):
+    tab = context.new_page()
+    for chapter in CHAPTERS_WITH_SOURCES:
+        tab.goto(_url(server, f"{_prefix(locale)}{chapter}/"), wait_until="load")
+        folded = tab.locator("details:not([open])", has=tab.locator("table"))
+        assert folded.count() == 1, chapter
+        assert folded.locator("table").first.is_hidden()
+        summary = folded.locator("summary").inner_text()
+        assert (summary.startswith("The table")) == (locale == "en"), summary
+    tab.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "fa"])
+def test_wide_tables_show_on_a_phone_that_they_scroll(browser, server, locale):
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  device_scale_factor=2)
+    tab = context.new_page()
+    tab.goto(_url(server, f"{_prefix(locale)}planning/"), wait_until="load")
+    more = tab.eval_on_selector_all(".dl-scroll", "ds => ds.map(d => d.dataset.more)")
+    assert "end" in more  # a table wider than the phone, at its start
+    box = tab.locator(".dl-scroll").nth(more.index("end"))  # by position: data-more changes
+    box.scroll_into_view_if_needed()
+    fade = "e => getComputedStyle(e, '::after').opacity"
+    assert box.evaluate(fade) == "1"  # the edge where the table continues is faded
+    shared.screenshot(box, f"phone_{locale}_planning_table")
+    box.locator(".md-typeset__scrollwrap").evaluate(
+        "e => e.scrollTo({left: (getComputedStyle(e).direction === 'rtl' ? -1 : 1) * 1e5,"
+        " behavior: 'instant'})")
+    tab.wait_for_timeout(500)  # the fade's transition
+    assert box.get_attribute("data-more") == "start"  # at the end: the fade moves over
+    assert box.evaluate(fade) == "0"
+    context.close()

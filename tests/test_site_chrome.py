@@ -1,0 +1,56 @@
+"""The chrome's pieces without a build: interface strings per language, Unicode heading ids
+for the labs, one search index and sitemap per language, a 404 page per language."""
+
+import json
+from types import SimpleNamespace
+
+from distlesson.site.chrome import localise_chrome, split_search_index, write_404_pages
+from distlesson.site.lab_headings import unicode_heading_ids
+
+
+def test_interface_strings_follow_the_page_language():
+    html = '<a class="headerlink" href="#x" title="Permanent link">¶</a>'
+    assert 'title="پیوند ثابت"' in localise_chrome(html, "fa")
+    assert 'title="Enllaç permanent"' in localise_chrome(html, "ca")
+    assert localise_chrome(html, "en") == html
+
+
+def _link(title, children=()):
+    return SimpleNamespace(id="_1", title=title, children=list(children))
+
+
+def test_persian_headings_get_ids_that_the_toc_links_to():
+    html = ('<h1 id="">آزمایشگاه<a class="anchor-link" href="#">¶</a></h1>'
+            '<h2 id="">بایت‌های یک مقدار<a class="anchor-link" href="#">¶</a></h2>'
+            '<h2 id="zero">ZeRO<a class="anchor-link" href="#zero">¶</a></h2>'
+            '<h2 id="zero">ZeRO<a class="anchor-link" href="#zero">¶</a></h2>')
+    toc = [_link("بایت‌های یک مقدار"), _link("ZeRO"), _link("ZeRO")]  # the h1 left out
+    out = unicode_heading_ids(html, toc)
+    assert 'id=""' not in out and 'href="#"' not in out
+    assert '<h2 id="بایتهای-یک-مقدار">' in out  # Persian letters kept
+    assert 'id="zero"' in out and 'id="zero_1"' in out  # duplicates made unique
+    assert [link.id for link in toc] == ["بایتهای-یک-مقدار", "zero", "zero_1"]
+
+
+def test_each_language_gets_its_own_search_index_and_sitemap(tmp_path):
+    (tmp_path / "search").mkdir()
+    docs = [{"location": loc, "title": loc, "text": ""}
+            for loc in ("", "pipeline/", "ca/", "ca/pipeline/", "fa/pipeline/#x")]
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(
+        {"config": {"lang": ["en"], "pipeline": ["stopWordFilter"]}, "docs": docs}))
+    urls = "".join(f"<url><loc>http://h/{p}</loc></url>" for p in ("", "ca/", "fa/x/"))
+    (tmp_path / "sitemap.xml").write_text(f"<?xml?>\n<urlset>{urls}</urlset>")
+    counts = split_search_index(tmp_path, ["en", "ca", "fa"], "en")
+    assert counts == {"en": 2, "ca": 2, "fa": 1}
+    fa = json.loads((tmp_path / "fa" / "search" / "search_index.json").read_text())
+    assert [d["location"] for d in fa["docs"]] == ["pipeline/#x"]  # relative to /fa/
+    assert fa["config"]["pipeline"] == []  # no English stop words on Persian text
+    assert "ca/" not in (tmp_path / "fa" / "sitemap.xml").read_text()
+    assert "http://h/ca/" in (tmp_path / "ca" / "sitemap.xml").read_text()
+
+
+def test_the_root_404_page_is_the_default_language(tmp_path):
+    (tmp_path / "404.html").write_text("fa, written last")
+    write_404_pages(tmp_path, {"en": "en", "ca": "ca", "fa": "fa"}, "en")
+    assert (tmp_path / "404.html").read_text() == "en"
+    assert (tmp_path / "fa" / "404.html").read_text() == "fa"
