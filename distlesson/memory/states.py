@@ -15,6 +15,7 @@ from dataclasses import astuple, dataclass, fields
 from fractions import Fraction
 
 from distlesson.catalog.models import Architecture, parameter_tensors
+from distlesson.checks import check_positive_int
 from distlesson.memory.optimizers import Optimizer, optimizer_state_bytes
 from distlesson.memory.precision import PrecisionPreset, get_preset
 
@@ -174,9 +175,7 @@ class Layout:
 
     def __post_init__(self) -> None:
         for name in ("dp", "tp", "pp", "cp"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+            check_positive_int(name, getattr(self, name))
         if not isinstance(self.zero, int) or isinstance(self.zero, bool) or not (
             0 <= self.zero <= 3
         ):
