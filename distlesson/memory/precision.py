@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from distlesson.catalog.lookup import lookup
+from distlesson.checks import check_type
 
 __all__ = [
     "BF16",
@@ -128,6 +129,14 @@ class PrecisionPreset:
     """One line for tables and help."""
     source: str
     """Where the recipe comes from."""
+
+    def __post_init__(self) -> None:
+        for name in ("key", "description", "source"):
+            check_type(name, getattr(self, name), str)
+        for name in ("weight_format", "grad_format", "state_format"):
+            check_type(name, getattr(self, name), FloatFormat)
+        if self.master_format is not None:
+            check_type("master_format", self.master_format, FloatFormat)
 
 
 PRESETS: dict[str, PrecisionPreset] = {
