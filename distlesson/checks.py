@@ -41,8 +41,7 @@ def check_positive_int(name: str, value: object, *, maximum: int | None = None) 
     if not _is_int(value) or value < 1:  # type: ignore[operator]
         raise ValueError(f"{name}={value!r} must be a positive integer")
     if maximum is not None and value > maximum:  # type: ignore[operator]
-        raise ValueError(f"{name}={value!r} must be a positive integer; allowed: up to "
-                         f"{maximum:.3g}")
+        raise ValueError(f"{name}={value!r} is too large; allowed: 1 to {maximum:,}")
 
 
 def check_positive_ints(**values: object) -> None:

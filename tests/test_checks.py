@@ -30,7 +30,7 @@ def test_anything_else_is_refused_by_name(value):
 
 
 def test_a_maximum_is_named():
-    with pytest.raises(ValueError, match=r"^pp=11 must be a positive integer; allowed: up to 10$"):
+    with pytest.raises(ValueError, match=r"^pp=11 is too large; allowed: 1 to 10$"):
         check_positive_int("pp", 11, maximum=10)
     assert check_positive_int("pp", 10, maximum=10) is None
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import distlesson
 from distlesson.catalog.models import Architecture, ParameterTensor
 from distlesson.memory.optimizers import Optimizer
+from distlesson.memory.precision import FloatFormat, PrecisionPreset
 from distlesson.memory.states import Layout, MemoryBreakdown
 
 EXAMPLES = settings(max_examples=500, deadline=None,
@@ -66,6 +67,19 @@ LAYOUT_VALID = {"dp": POSITIVE, "tp": POSITIVE, "pp": POSITIVE, "cp": POSITIVE,
 BREAKDOWN_VALID = {name: SIZE_VALID for name in ("weights", "grads", "master", "optimizer")}
 
 
+OPTIMIZER_VALID = {"key": st.text(max_size=8), "display_name": st.text(max_size=8),
+                   "moments": st.integers(0, 3), "block_size": st.one_of(st.none(), POSITIVE),
+                   "factored": st.just(False), "source": st.text(max_size=8)}
+FORMAT_VALID = {"name": st.text(max_size=8), "exponent_bits": st.just(8),
+                "mantissa_bits": st.just(7), "bits": st.just(16), "has_inf": st.booleans()}
+FORMATS = list({p.weight_format for p in distlesson.PRESETS.values()})
+PRESET_VALID = {"key": st.text(max_size=8), "weight_format": st.sampled_from(FORMATS),
+                "grad_format": st.sampled_from(FORMATS),
+                "master_format": st.one_of(st.none(), st.sampled_from(FORMATS)),
+                "state_format": st.sampled_from(FORMATS), "description": st.text(max_size=8),
+                "source": st.text(max_size=8)}
+
+
 def _hostile(fields: dict[str, st.SearchStrategy[Any]]) -> dict[str, st.SearchStrategy[Any]]:
     return {name: mixed(strategy) for name, strategy in fields.items()}
 
@@ -109,6 +123,11 @@ STRATEGIES: dict[str, tuple[st.SearchStrategy[Call], tuple[str, ...]]] = {
                                   name=mixed(st.just("tokens"))), ("tokens", "name")),
     "per_gpu_states": (positional(BREAKDOWN, LAYOUT), ("states", "layout")),
 }
+# The dataclasses that public functions take besides those above (model_states takes an
+# Optimizer and a PrecisionPreset, a preset holds FloatFormats): built from hostile fields.
+TAKEN = {Optimizer: OPTIMIZER_VALID, PrecisionPreset: PRESET_VALID, FloatFormat: FORMAT_VALID}
+STRATEGIES.update({cls.__name__: (keywords(**_hostile(valid)), tuple(valid))
+                   for cls, valid in TAKEN.items()})
 
 
 def _public_callables() -> dict[str, Callable[..., Any]]:
@@ -116,8 +135,13 @@ def _public_callables() -> dict[str, Callable[..., Any]]:
             if callable(getattr(distlesson, name))}
 
 
+def _callables() -> dict[str, Callable[..., Any]]:
+    return {**_public_callables(), **{cls.__name__: cls for cls in TAKEN}}
+
+
 def test_every_public_callable_has_a_strategy():
-    assert set(_public_callables()) == set(STRATEGIES)
+    assert set(_callables()) == set(STRATEGIES)
+    assert len(_public_callables()) == 14  # when this grows, the strategies above grow too
 
 
 def _finite_nonneg(value: Any) -> bool:
@@ -141,11 +165,13 @@ def _within_bounds(result: Any) -> None:
         assert result is not None
         if isinstance(result, Optimizer):
             assert result.moments >= 0
+        if isinstance(result, FloatFormat):
+            assert result.bytes >= 1 and math.isfinite(result.max_finite)
 
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_public_callable_answers_within_bounds_or_refuses_by_name(name):
-    function = _public_callables()[name]
+    function = _callables()[name]
     calls, names = STRATEGIES[name]
 
     @EXAMPLES
