@@ -92,7 +92,7 @@ class MemoryBreakdown:
 
     def per_param(self, params: int) -> MemoryBreakdown:
         """Each state divided by the parameter count: bytes per parameter."""
-        if isinstance(params, bool) or not isinstance(params, int | Fraction) or params <= 0:
+        if isinstance(params, bool) or not isinstance(params, numbers.Rational) or params <= 0:
             raise ValueError(f"params={params!r} must be positive")
         return MemoryBreakdown(*(Fraction(v) / Fraction(params) for v in astuple(self)))
 
