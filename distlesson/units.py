@@ -47,6 +47,8 @@ def parse_quantity(text: str, *, name: str) -> float:
 
     Raises ``ValueError`` naming ``name``, the text, and what is allowed.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name={name!r} must be a str (the argument named in refusals)")
     stripped = text.strip() if isinstance(text, str) else ""
     match = _QUANTITY.match(stripped)
     if match is None:

@@ -11,12 +11,13 @@ find_python() {
     for candidate in "${PYTHON:-}" python3.11 python3.12 python3.13 python3; do
         [ -n "$candidate" ] || continue
         if command -v "$candidate" >/dev/null 2>&1 &&
-            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' 2>/dev/null; then
             echo "$candidate"
             return 0
         fi
     done
-    echo "distlesson needs Python 3.11 or newer (set PYTHON=/path/to/python3.11)" >&2
+    # 3.11.5: the pinned pymdown-extensions (13) requires it; Debian 12's python3 is 3.11.2
+    echo "distlesson needs Python 3.11.5 or newer (set PYTHON=/path/to/python3.11)" >&2
     return 1
 }
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from distlesson.catalog.interconnects import Interconnect, get_interconnect
 from distlesson.catalog.lookup import lookup
+from distlesson.checks import check_positive_int
 
 __all__ = ["GPU", "GPUS", "get_gpu"]
 
@@ -58,9 +59,7 @@ class GPU:
             if value is not None and not value > 0:
                 raise ValueError(f"{field}={value!r} must be positive or None")
         get_interconnect(self.intra_node_link)  # ValueError listing the allowed keys
-        if (not isinstance(self.gpus_per_node, int) or isinstance(self.gpus_per_node, bool)
-                or self.gpus_per_node < 1):
-            raise ValueError(f"gpus_per_node={self.gpus_per_node!r} must be a positive integer")
+        check_positive_int("gpus_per_node", self.gpus_per_node)
 
     @property
     def intra_node(self) -> Interconnect:

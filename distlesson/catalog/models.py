@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from distlesson.catalog.lookup import lookup
+from distlesson.checks import check_positive_int, check_type
 
 __all__ = [
     "MODELS",
@@ -41,6 +42,10 @@ class ParameterTensor:
     def numel(self) -> int:
         """Number of scalars in the tensor."""
         return math.prod(self.shape)
+
+
+MAX_LAYERS = 10_000
+"""Blocks of the deepest model worth counting: published LLMs have under 200."""
 
 
 @dataclass(frozen=True)
@@ -88,13 +93,18 @@ class Architecture:
     which BigScience added for stability."""
 
     def __post_init__(self) -> None:
+        for field in ("key", "display_name", "source"):
+            check_type(field, getattr(self, field), str)
+        for field in ("bias", "tied_embeddings", "fused_qkv", "qkv_bias"):
+            check_type(field, getattr(self, field), bool)
         for field in ("num_layers", "hidden_size", "num_heads", "num_kv_heads",
                       "ffn_hidden_size", "vocab_size", "published_params"):
             value = getattr(self, field)
             if field == "published_params" and value is None:
                 continue
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{field}={value!r} must be a positive integer")
+            check_positive_int(field, value)
+        # parameter_tensors lists every layer's tensors: the guard keeps that list small
+        check_positive_int("num_layers", self.num_layers, maximum=MAX_LAYERS)
         if self.hidden_size % self.num_heads:
             raise ValueError(
                 f"num_heads={self.num_heads} must divide hidden_size={self.hidden_size}"
@@ -108,7 +118,8 @@ class Architecture:
         if self.mlp not in ("gelu", "swiglu"):
             raise ValueError(f"mlp={self.mlp!r} must be 'gelu' or 'swiglu'")
         if self.max_positions is not None and (
-            not isinstance(self.max_positions, int) or self.max_positions <= 0
+            not isinstance(self.max_positions, int) or isinstance(self.max_positions, bool)
+            or self.max_positions <= 0
         ):
             raise ValueError(
                 f"max_positions={self.max_positions!r} must be a positive integer or None (RoPE)"
@@ -168,9 +179,6 @@ def _mlp(arch: Architecture, prefix: str) -> list[ParameterTensor]:
     return tensors + _linear(arch, f"{prefix}.mlp.down_proj", h, f)
 
 
-# Pure in a frozen architecture, and asked for again by every memory and FLOP count: a grid
-# of layouts (the widgets') would otherwise rebuild Llama 3 70B's 700 tensors per setting.
-@functools.lru_cache(maxsize=128)
 def parameter_tensors(arch: Architecture) -> tuple[ParameterTensor, ...]:
     """Every weight tensor of ``arch``, in checkpoint order.
 
@@ -181,6 +189,14 @@ def parameter_tensors(arch: Architecture) -> tuple[ParameterTensor, ...]:
     biases only when ``arch.bias``. Shapes are (out, in) except embeddings (rows,
     hidden_size); GPT-2's Conv1D stores (in, out), which has the same count.
     """
+    check_type("arch", arch, Architecture)  # before the cache hashes it
+    return _parameter_tensors(arch)
+
+
+# Pure in a frozen architecture, and asked for again by every memory and FLOP count: a grid
+# of layouts (the widgets') would otherwise rebuild Llama 3 70B's 700 tensors per setting.
+@functools.lru_cache(maxsize=128)
+def _parameter_tensors(arch: Architecture) -> tuple[ParameterTensor, ...]:
     h = arch.hidden_size
     tensors = [ParameterTensor("embed_tokens.weight", (arch.vocab_size, h))]
     if arch.max_positions is not None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from distlesson.checks import check_finite_positive, check_positive_int
+
 __all__ = ["LLAMA3_DAYS", "LLAMA3_GPUS", "LLAMA3_INTERRUPTIONS", "FailureModel", "job_mtbf",
            "young_interval"]
 
@@ -24,27 +26,20 @@ def job_mtbf(gpus: int, per_gpu_hour: float) -> float:
     """Mean time between failures of a job on ``gpus`` GPUs: 3600 / (rate x GPUs), seconds.
 
     Assumes failures independent across GPUs (a Poisson process per GPU)."""
-    if not isinstance(gpus, int) or isinstance(gpus, bool) or gpus < 1:
-        raise ValueError(f"gpus={gpus!r} must be a positive whole number")
-    _finite_positive(per_gpu_hour=per_gpu_hour)
+    check_positive_int("gpus", gpus)
+    check_finite_positive("per_gpu_hour", per_gpu_hour)
     mtbf = 3600 / (per_gpu_hour * gpus)
-    _finite_positive(mtbf=mtbf)
+    check_finite_positive("mtbf", mtbf)  # the quotient can underflow to 0
     return mtbf
 
 
 def young_interval(checkpoint_write_time: float, mtbf: float) -> float:
     """Young's (1974) optimal checkpoint interval sqrt(2 x write time x MTBF), seconds."""
-    _finite_positive(checkpoint_write_time=checkpoint_write_time, mtbf=mtbf)
+    check_finite_positive("checkpoint_write_time", checkpoint_write_time)
+    check_finite_positive("mtbf", mtbf)
     interval = math.sqrt(2 * checkpoint_write_time * mtbf)
-    _finite_positive(interval=interval)
+    check_finite_positive("interval", interval)  # the product can overflow to inf
     return interval
-
-
-def _finite_positive(**values: float) -> None:
-    for name, value in values.items():
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not math.isfinite(value) or not value > 0:
-            raise ValueError(f"{name}={value!r} must be a finite number > 0")
 
 
 @dataclass(frozen=True)

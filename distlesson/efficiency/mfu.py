@@ -37,6 +37,7 @@ from fractions import Fraction
 from typing import Literal
 
 from distlesson.catalog.models import Architecture
+from distlesson.checks import check_finite_positive, check_positive_int
 from distlesson.efficiency.flops import layer_flops_per_token, training_flops_per_token
 from distlesson.memory.activations import RECOMPUTE, Recompute
 
@@ -60,8 +61,7 @@ COUNTS: tuple[FlopCount, ...] = ("narayanan", "6n")
 
 def six_n_flops_per_token(params: int) -> int:
     """6 N: training FLOPs per token of an N-parameter model (Kaplan et al. 2020), exact."""
-    if not isinstance(params, int) or isinstance(params, bool) or params < 1:
-        raise ValueError(f"params={params!r} must be a positive integer")
+    check_positive_int("params", params)
     return 6 * params
 
 
@@ -146,9 +146,7 @@ def step_flops(model: Model, *, seq_len: int, tokens_per_step: float,
 def _positive(**values: float) -> None:
     """Each value a finite real number > 0 (gpus a whole number), or ValueError naming it."""
     for name, value in values.items():
-        number = isinstance(value, int | float | Fraction) and not isinstance(value, bool)
-        if not number or not math.isfinite(value) or not value > 0:
-            raise ValueError(f"{name}={value!r} must be a finite number > 0")
+        check_finite_positive(name, value)
         if name == "gpus" and value != int(value):
             raise ValueError(f"gpus={value!r} must be a whole number of GPUs")
 

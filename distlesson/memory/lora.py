@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from distlesson.catalog.lookup import lookup
 from distlesson.catalog.models import Architecture, ParameterTensor, parameter_tensors
+from distlesson.checks import check_positive_int
 from distlesson.memory.optimizers import Optimizer, optimizer_state_bytes
 from distlesson.memory.precision import PrecisionPreset, get_preset
 from distlesson.memory.states import MemoryBreakdown, model_states
@@ -64,8 +65,7 @@ def adapter_tensors(arch: Architecture, *, rank: int, targets: str = "attention"
     ValueError unless 1 <= rank <= min(d_out, d_in) of every adapted matrix (a larger rank
     adds parameters but no expressiveness: B A cannot exceed the rank of W's shape).
     """
-    if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
-        raise ValueError(f"rank={rank!r} must be a positive integer")
+    check_positive_int("rank", rank)
     tensors: list[ParameterTensor] = []
     for matrix in adapted_matrices(arch, targets):
         d_out, d_in = matrix.shape

@@ -34,6 +34,7 @@ from distlesson.catalog.hardware import GPU, get_gpu
 from distlesson.catalog.interconnects import Interconnect, get_interconnect
 from distlesson.catalog.lookup import lookup
 from distlesson.catalog.models import Architecture
+from distlesson.checks import check_positive_int
 from distlesson.memory.optimizers import Optimizer
 from distlesson.memory.precision import PrecisionPreset, get_preset
 from distlesson.memory.states import (
@@ -96,9 +97,7 @@ class Node:
     estimator plans :data:`DEEPSPEED_CPU_BUFFER_FACTOR`."""
 
     def __post_init__(self) -> None:
-        n = self.gpus_per_node
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"gpus_per_node={n!r} must be a positive integer")
+        check_positive_int("gpus_per_node", self.gpus_per_node)
         for name in ("cpu_memory_bytes", "nvme_bytes"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float, Fraction)) and 0 <= value < math.inf):
@@ -307,8 +306,7 @@ def fewest_gpus(
     too. With ``False`` any count is tried, filling one server before the next. Returns None
     if nothing fits on ``max_nodes`` servers; the count is the plan's ``layout.world_size``.
     """
-    if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1:
-        raise ValueError(f"max_nodes={max_nodes!r} must be a positive integer")
+    check_positive_int("max_nodes", max_nodes)
     stage = PAPER_ZERO[_tier(tier)] if zero is None else zero
     arch = model_or_params if isinstance(model_or_params, Architecture) else None
     step = node.gpus_per_node if whole_nodes else 1

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from distlesson.catalog.lookup import lookup
 from distlesson.catalog.models import ParameterTensor
+from distlesson.checks import check_nonneg_int, check_positive_int, check_type
 from distlesson.memory.precision import FP32, FloatFormat
 
 __all__ = [
@@ -46,10 +47,12 @@ class Optimizer:
     """The paper that defines the optimizer and its state."""
 
     def __post_init__(self) -> None:
-        if self.moments < 0:
-            raise ValueError(f"moments={self.moments} must be >= 0")
-        if self.block_size is not None and self.block_size <= 0:
-            raise ValueError(f"block_size={self.block_size} must be positive or None")
+        for name in ("key", "display_name", "source"):
+            check_type(name, getattr(self, name), str)
+        check_type("factored", self.factored, bool)
+        check_nonneg_int("moments", self.moments)
+        if self.block_size is not None:
+            check_positive_int("block_size", self.block_size)
         if self.factored and self.block_size is not None:
             raise ValueError("an optimizer cannot be both factored and block-quantized")
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from distlesson.catalog.lookup import lookup
+from distlesson.checks import check_positive_int, check_type
 
 __all__ = [
     "BF16",
@@ -48,6 +49,15 @@ class FloatFormat:
     """False for formats that spend the infinity encodings on finite values (e4m3fn)."""
 
     def __post_init__(self) -> None:
+        check_type("name", self.name, str)
+        check_type("has_inf", self.has_inf, bool)
+        # the properties below are Python floats: binary64 is the widest format they describe
+        check_positive_int("exponent_bits", self.exponent_bits, maximum=11)
+        check_positive_int("mantissa_bits", self.mantissa_bits, maximum=52)
+        check_positive_int("bits", self.bits)
+        if not self.has_inf and self.exponent_bits > 10:  # its top exponent would overflow
+            raise ValueError(f"exponent_bits={self.exponent_bits} with has_inf=False is "
+                             "beyond a float's range; allowed: up to 10")
         if self.exponent_bits < 2 or self.mantissa_bits < 1:
             raise ValueError(
                 f"{self.name}: exponent_bits={self.exponent_bits} must be >= 2 and "
@@ -128,6 +138,14 @@ class PrecisionPreset:
     """One line for tables and help."""
     source: str
     """Where the recipe comes from."""
+
+    def __post_init__(self) -> None:
+        for name in ("key", "description", "source"):
+            check_type(name, getattr(self, name), str)
+        for name in ("weight_format", "grad_format", "state_format"):
+            check_type(name, getattr(self, name), FloatFormat)
+        if self.master_format is not None:
+            check_type("master_format", self.master_format, FloatFormat)
 
 
 PRESETS: dict[str, PrecisionPreset] = {

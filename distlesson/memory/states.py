@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from dataclasses import astuple, dataclass, fields
 from fractions import Fraction
 
 from distlesson.catalog.models import Architecture, parameter_tensors
+from distlesson.checks import check_positive_int
 from distlesson.memory.optimizers import Optimizer, optimizer_state_bytes
 from distlesson.memory.precision import PrecisionPreset, get_preset
 
@@ -34,13 +36,24 @@ Bytes = int | Fraction
 """An exact number of bytes (or bytes per parameter)."""
 
 
+MAX_BYTES = 10**18
+"""An exabyte: a thousand times the memory of today's largest clusters. Beyond it a size is
+a typing error (and its float, for JSON and tables, would lose every digit that matters)."""
+
+
 def _exact(value: float | Fraction, name: str) -> Bytes:
-    """``value`` as an exact int or Fraction; ValueError if negative, nan or infinite."""
+    """``value`` as an exact int or Fraction; ValueError if negative, nan, infinite, beyond
+    :data:`MAX_BYTES` or not a real number (Fraction would parse the string "8")."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={value!r} must be a number of bytes")
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{name}={value!r} must be a finite number")
     exact = Fraction(value)
     if exact < 0:
         raise ValueError(f"{name}={value!r} must be >= 0")
+    if exact > MAX_BYTES:
+        raise ValueError(f"{name}={value!r} is beyond any real cluster; allowed: up to "
+                         f"{MAX_BYTES:.0e} bytes")
     return int(exact) if exact.denominator == 1 else exact
 
 
@@ -72,15 +85,14 @@ class MemoryBreakdown:
         divisors = {"weights": weights, "grads": grads, "master": master,
                     "optimizer": optimizer}
         for name, d in divisors.items():
-            if not isinstance(d, int) or d < 1:
-                raise ValueError(f"divisor for {name}={d!r} must be a positive integer")
+            check_positive_int(f"divisor for {name}", d)
         return MemoryBreakdown(**{
             name: Fraction(getattr(self, name)) / d for name, d in divisors.items()
         })
 
     def per_param(self, params: int) -> MemoryBreakdown:
         """Each state divided by the parameter count: bytes per parameter."""
-        if params <= 0:
+        if isinstance(params, bool) or not isinstance(params, numbers.Rational) or params <= 0:
             raise ValueError(f"params={params!r} must be positive")
         return MemoryBreakdown(*(Fraction(v) / Fraction(params) for v in astuple(self)))
 
@@ -99,7 +111,11 @@ a typing error, and its bytes no longer fit a float."""
 def _resolve(model_or_params: Architecture | float | int) -> tuple[int, object]:
     """(parameter count, what optimizer_state_bytes needs: tensors or the count)."""
     if isinstance(model_or_params, Architecture):
-        return model_or_params.num_params, parameter_tensors(model_or_params)
+        count = model_or_params.num_params
+        if count > MAX_PARAMS:
+            raise ValueError(f"params={count} of {model_or_params.key!r} is beyond any real "
+                             f"model; allowed: up to {MAX_PARAMS:.0e}")
+        return count, parameter_tensors(model_or_params)
     if isinstance(model_or_params, bool) or not isinstance(model_or_params,
                                                            int | float | Fraction):
         raise TypeError(f"params={model_or_params!r} must be an Architecture or a count")
@@ -114,9 +130,14 @@ def _resolve(model_or_params: Architecture | float | int) -> tuple[int, object]:
     return int(count), int(count)
 
 
-# Pure in frozen inputs, and asked for again for every layout of a grid (the widgets' and
-# the planner's): counting a catalog model's tensors once is enough.
-@functools.lru_cache(maxsize=256)
+def _check_recipe(optimizer: object, precision: object) -> None:
+    """TypeError unless each is a name or its dataclass (before a cache hashes them)."""
+    if not isinstance(optimizer, str | Optimizer):
+        raise TypeError(f"optimizer={optimizer!r} must be a name or an Optimizer")
+    if not isinstance(precision, str | PrecisionPreset):
+        raise TypeError(f"precision={precision!r} must be a name or a PrecisionPreset")
+
+
 def model_states(
     model_or_params: Architecture | float | int,
     *,
@@ -134,6 +155,17 @@ def model_states(
     Units: bytes. An architecture gives exact shapes (needed by Adafactor); a bare count
     must be a positive whole number.
     """
+    _check_recipe(optimizer, precision)
+    if not isinstance(model_or_params, Architecture):  # an architecture is hashable
+        _resolve(model_or_params)  # refuses a bad count by name before the cache hashes it
+    return _model_states(model_or_params, optimizer=optimizer, precision=precision)
+
+
+# Pure in frozen inputs, and asked for again for every layout of a grid (the widgets' and
+# the planner's): counting a catalog model's tensors once is enough.
+@functools.lru_cache(maxsize=256)
+def _model_states(model_or_params: Architecture | float | int, *, optimizer: str | Optimizer,
+                  precision: str | PrecisionPreset) -> MemoryBreakdown:
     preset = precision if isinstance(precision, PrecisionPreset) else get_preset(precision)
     count, tensors = _resolve(model_or_params)
     master = preset.master_format.bytes if preset.master_format is not None else 0
@@ -152,6 +184,7 @@ def bytes_per_param(
     precision: str | PrecisionPreset = "mixed",
 ) -> MemoryBreakdown:
     """:func:`model_states` divided by the parameter count (exact; bytes per parameter)."""
+    _check_recipe(optimizer, precision)
     count, _ = _resolve(model_or_params)
     states = model_states(model_or_params, optimizer=optimizer, precision=precision)
     return states.per_param(count)
@@ -174,9 +207,7 @@ class Layout:
 
     def __post_init__(self) -> None:
         for name in ("dp", "tp", "pp", "cp"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+            check_positive_int(name, getattr(self, name))
         if not isinstance(self.zero, int) or isinstance(self.zero, bool) or not (
             0 <= self.zero <= 3
         ):
@@ -242,6 +273,8 @@ def min_gpus(total_bytes: float | Fraction, gpu_memory_bytes: float | Fraction) 
     memory = _exact(gpu_memory_bytes, "gpu_memory_bytes")
     if memory == 0:
         raise ValueError(f"gpu_memory_bytes={gpu_memory_bytes!r} must be positive")
+    if memory < 1:  # a GPU holds at least a byte; less would ask for more GPUs than bytes
+        raise ValueError(f"gpu_memory_bytes={gpu_memory_bytes!r} must be at least 1 byte")
     return math.ceil(Fraction(total) / Fraction(memory))
 
 

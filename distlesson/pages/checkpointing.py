@@ -18,6 +18,7 @@ from distlesson.memory.activations import activation_bytes_per_layer
 from distlesson.pages.savings_labels import CKPT_LABELS, GROUPS, TERMS
 from distlesson.render.figure import Figure
 from distlesson.render.lines import loglog_lines
+from distlesson.render.measured import measured
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.tables import Table, markdown_table
 from distlesson.transformer import (
@@ -138,14 +139,15 @@ def _step_overhead(recomputing_backward: float) -> float:
 def timing_table(locale: str) -> str:
     """Forward, backward and recomputation, timed on this machine while the page was built."""
     t = _timing()
-    rows = (
-        (_t("forward_s", locale), format_quantity(t.forward_s, "ms", locale, digits=2)),
-        (_t("backward_s", locale), format_quantity(t.backward_s, "ms", locale, digits=2)),
-        (_t("ratio", locale), format_number(t.backward_over_forward, locale, digits=2)),
+    rows = (  # every value timed now: marked as measured
+        (_t("forward_s", locale), measured(format_quantity(t.forward_s, "ms", locale, digits=2))),
+        (_t("backward_s", locale),
+         measured(format_quantity(t.backward_s, "ms", locale, digits=2))),
+        (_t("ratio", locale), measured(format_number(t.backward_over_forward, locale, digits=2))),
         (_t("full_overhead", locale),
-         format_percent(_step_overhead(t.full_backward_s), locale)),
+         measured(format_percent(_step_overhead(t.full_backward_s), locale))),
         (_t("selective_overhead", locale),
-         format_percent(_step_overhead(t.selective_backward_s), locale)),
+         measured(format_percent(_step_overhead(t.selective_backward_s), locale))),
     )
     return markdown_table(Table((_t("quantity", locale), _t("value", locale)), rows,
                                 (False, True)), locale)
@@ -220,9 +222,10 @@ def figures() -> list[Figure]:
                / _peaks(LAYER_COUNTS[-1])["full"].peak, "x", digits=1),
         Figure("ckpt.deep_layers", LAYER_COUNTS[-1]),
         Figure("ckpt.crossover", cross.seq_len),
-        Figure("ckpt.measured_ratio", t.backward_over_forward, digits=2),
-        Figure("ckpt.measured_overhead", _step_overhead(t.full_backward_s), "%"),
-        Figure("ckpt.cores", os.cpu_count() or 1),
+        Figure("ckpt.measured_ratio", t.backward_over_forward, digits=2, measured=True),
+        Figure("ckpt.measured_overhead", _step_overhead(t.full_backward_s), "%",
+               measured=True),
+        Figure("ckpt.cores", os.cpu_count() or 1, measured=True),
         Figure("ckpt.train_steps", len(_training().losses)),
         Figure("ckpt.loss_before", _training().eval_before, digits=2),
         Figure("ckpt.loss_after", _training().eval_after, digits=2),

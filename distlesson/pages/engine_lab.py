@@ -30,6 +30,7 @@ from distlesson.parallel.collectives import ring_all_reduce
 from distlesson.parallel.toy_mlp import init_mlp
 from distlesson.pipeline.schedules import build_schedule
 from distlesson.render.figure import Figure
+from distlesson.render.measured import measured
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
 from distlesson.render.tables import Table, markdown_table
 
@@ -136,14 +137,14 @@ def machine_table(locale: str) -> str:
     report = lab_report()
     expected = sum(c.passed for c in report.checks)
 
-    def seconds(value: float) -> str:
-        return format_quantity(value, "s", locale, digits=2 if value < 1 else 1)
+    def seconds(value: float) -> str:  # a wall time of this build: marked as measured
+        return measured(format_quantity(value, "s", locale, digits=2 if value < 1 else 1))
 
     rows = [(_t("torch_version", locale), f"`{report.torch_version}`"),
             (_t("backend", locale), f"`{report.backend}`"),
             (_t("device", locale), f"`{report.device}`"),
             (_t("world_size", locale), format_number(report.world_size, locale)),
-            (_t("cpus", locale), format_number(report.cpu_count, locale)),
+            (_t("cpus", locale), measured(format_number(report.cpu_count, locale))),
             (_t("as_expected", locale), _t("of", locale).format(
                 a=format_number(expected, locale), b=format_number(len(report.checks), locale))),
             (_t("wall", locale), seconds(report.wall_seconds))]

@@ -206,6 +206,6 @@ def figures() -> list[Figure]:
         Figure("pipe.bench_microbatches", BENCH[1]),
         Figure("pipe.bench_ops", bench_ops),
         Figure("pipe.bench_seconds", _bench_seconds(), "s", digits=2,
-               doc="measured at build: varies with the machine"),
-        Figure("pipe.bench_cores", os.cpu_count() or 1),
+               doc="measured at build: varies with the machine", measured=True),
+        Figure("pipe.bench_cores", os.cpu_count() or 1, measured=True),
     ]

@@ -22,6 +22,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from distlesson.checks import check_positive_int
 from distlesson.parallel.collectives import ring_all_reduce
 from distlesson.parallel.toy_mlp import MLPParams, flatten, loss_and_grads, unflatten
 
@@ -38,8 +39,7 @@ def split_batch(batch: int, dp: int) -> tuple[slice, ...]:
 
     The first batch mod dp ranks get one example more. ValueError if a rank would be empty.
     """
-    if not isinstance(dp, int) or isinstance(dp, bool) or dp < 1:
-        raise ValueError(f"dp={dp!r} must be a positive integer")
+    check_positive_int("dp", dp)
     if not isinstance(batch, int) or batch < dp:
         raise ValueError(f"batch={batch!r} over dp={dp} ranks leaves a rank without examples; "
                          f"allowed: batch >= dp")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from distlesson.catalog.models import Architecture
+from distlesson.checks import check_positive_int, check_positive_ints
 from distlesson.memory.activations import RECOMPUTE, Recompute
 from distlesson.memory.stages import StageMemory, stage_memory, stage_params
 from distlesson.memory.states import (
@@ -60,9 +61,7 @@ class Workload:
 
     def __post_init__(self) -> None:
         for name in ("seq_len", "micro_batch", "global_batch", "activation_bytes"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+            check_positive_int(name, getattr(self, name))
         if self.recompute not in RECOMPUTE:
             raise ValueError(f"recompute={self.recompute!r} is not known; "
                              f"allowed: {', '.join(RECOMPUTE)}")
@@ -82,9 +81,7 @@ class Workload:
         More micro-batches means smaller ones: the tokens per step stay the same, so the
         pipeline's bubble shrinks while the bytes of a whole step do not grow.
         """
-        for name, value in (("dp", dp), ("num_microbatches", num_microbatches)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+        check_positive_ints(dp=dp, num_microbatches=num_microbatches)
         sequences = dp * num_microbatches
         if self.global_batch % sequences:
             raise ValueError(f"dp={dp} x num_microbatches={num_microbatches} = {sequences} "

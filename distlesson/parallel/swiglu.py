@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from distlesson.checks import check_positive_int
+
 __all__ = ["SwiGLUGrads", "SwiGLUWeights", "swiglu_mlp", "swiglu_mlp_backward"]
 
 
@@ -37,8 +39,7 @@ class SwiGLUWeights:
 
     def shard(self, tp: int) -> tuple[SwiGLUWeights, ...]:
         """Rank r's weights: columns r of gate and up, rows r of down (f/tp each)."""
-        if not isinstance(tp, int) or isinstance(tp, bool) or tp < 1:
-            raise ValueError(f"tp={tp!r} must be a positive integer")
+        check_positive_int("tp", tp)
         if self.ffn_hidden_size % tp:
             raise ValueError(f"tp={tp} must divide ffn_hidden_size={self.ffn_hidden_size}")
         return tuple(SwiGLUWeights(g, u, d) for g, u, d in zip(

@@ -33,6 +33,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from distlesson.checks import check_positive_int, check_positive_ints
 from distlesson.parallel.collectives import ring_all_reduce, ring_bytes
 from distlesson.parallel.context import causal_attention
 from distlesson.parallel.swiglu import SwiGLUGrads, SwiGLUWeights, swiglu_mlp, swiglu_mlp_backward
@@ -61,8 +62,7 @@ __all__ = [
 
 
 def _check_divides(tp: int, dim_name: str, dim: int) -> None:
-    if not isinstance(tp, int) or isinstance(tp, bool) or tp < 1:
-        raise ValueError(f"tp={tp!r} must be a positive integer")
+    check_positive_int("tp", tp)
     if dim % tp:
         raise ValueError(f"tp={tp} must divide {dim_name}={dim}")
 
@@ -275,10 +275,8 @@ def tp_bytes_per_layer(seq_len: int, micro_batch: int, hidden_size: int, tp: int
     no sequence parallelism (same bytes), bf16 activations (bytes_per_value = 2).
     Units: bytes, a Fraction.
     """
-    for name, value in (("seq_len", seq_len), ("micro_batch", micro_batch),
-                        ("hidden_size", hidden_size), ("bytes_per_value", bytes_per_value)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+    check_positive_ints(seq_len=seq_len, micro_batch=micro_batch, hidden_size=hidden_size,
+                        bytes_per_value=bytes_per_value)
     _check_divides(tp, "hidden_size", hidden_size)  # also checks tp is a positive integer
     buffer = seq_len * micro_batch * hidden_size * bytes_per_value
     return block_allreduce_count().per_layer * ring_bytes("all_reduce", buffer, tp)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from distlesson.checks import check_positive_ints
 from distlesson.pipeline.schedules import check_schedule_args
 from distlesson.pipeline.simulator import Durations
 
@@ -93,10 +94,7 @@ def bubble_over_ideal(pp: int, num_microbatches: int, *, chunks: int = 1) -> Fra
     share of the step: the share is r / (1 + r), see :func:`bubble_fraction`. Same
     assumptions as the 1F1B and interleaved closed forms; any durations.
     """
-    for name, value in (("pp", pp), ("num_microbatches", num_microbatches),
-                        ("chunks", chunks)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+    check_positive_ints(pp=pp, num_microbatches=num_microbatches, chunks=chunks)
     return Fraction(pp - 1, chunks * num_microbatches)
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from distlesson.checks import check_nonneg_int, check_positive_ints
+
 __all__ = [
     "KINDS",
     "SCHEDULES",
@@ -51,9 +53,7 @@ class Op:
         if self.kind not in KINDS:
             raise ValueError(f"op kind={self.kind!r} is not one of {', '.join(KINDS)}")
         for name in ("microbatch", "chunk"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"op {name}={value!r} must be an integer >= 0")
+            check_nonneg_int(f"op {name}", getattr(self, name))
 
     def __str__(self) -> str:
         chunk = f" chunk {self.chunk}" if self.chunk else ""
@@ -90,10 +90,7 @@ beyond any real step, and small enough that building and simulating it ends in s
 
 
 def _check_sizes(pp: int, num_microbatches: int, chunks: int = 1) -> None:
-    for name, value in (("pp", pp), ("num_microbatches", num_microbatches),
-                        ("chunks", chunks)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+    check_positive_ints(pp=pp, num_microbatches=num_microbatches, chunks=chunks)
     operations = 3 * pp * num_microbatches * chunks
     if operations > MAX_OPERATIONS:
         raise ValueError(f"pp={pp} x num_microbatches={num_microbatches} x chunks={chunks} "

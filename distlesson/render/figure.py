@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from distlesson.render.measured import measured
 from distlesson.render.numbers import UNITS, check_locale, format_number, format_quantity
 
 __all__ = ["Figure", "Text"]
@@ -26,6 +27,7 @@ class Figure:
     unit: str = ""  # a key of distlesson.render.numbers.UNITS, or "%" for a fraction
     digits: int = 0  # decimals shown
     doc: str = ""  # what the number is, for authors
+    measured: bool = False  # measured at build (a wall time): marked, see render.measured
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -34,7 +36,8 @@ class Figure:
             raise ValueError(f"figure {self.name}: unit={self.unit!r} is not a known unit")
 
     def render(self, locale: str) -> str:
-        return format_quantity(self.value, self.unit, locale, digits=self.digits)
+        text = format_quantity(self.value, self.unit, locale, digits=self.digits)
+        return measured(text) if self.measured else text
 
 
 @dataclass(frozen=True)

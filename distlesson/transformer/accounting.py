@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from distlesson.catalog.models import Architecture, get_model
+from distlesson.checks import check_positive_ints
 from distlesson.memory.states import MemoryBreakdown
 from distlesson.parallel.toy_mlp import AdamW, AdamWState
 from distlesson.transformer import checkpointing
@@ -91,9 +92,7 @@ def count_states(state: TrainState) -> CountedStates:
 def sample_tokens(arch: Architecture, *, batch_size: int, seq_len: int, seed: int = 0,
                   ) -> np.ndarray:
     """Random token ids (B, L) for counting: what is saved depends on the shape only."""
-    for name, value in (("batch_size", batch_size), ("seq_len", seq_len)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+    check_positive_ints(batch_size=batch_size, seq_len=seq_len)
     if seq_len < 2:
         raise ValueError(f"seq_len={seq_len} must be >= 2 (one next-token target)")
     return np.random.default_rng(seed).integers(0, arch.vocab_size, (batch_size, seq_len))

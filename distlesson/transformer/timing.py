@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from distlesson.catalog.models import Architecture, get_model
+from distlesson.checks import check_positive_int
 from distlesson.transformer import checkpointing
 from distlesson.transformer.accounting import sample_tokens
 from distlesson.transformer.params import init_params
@@ -74,8 +75,7 @@ def _best(fn: Callable[[], object], repeats: int) -> float:
 def measure_timing(arch: Architecture | None = None, *, batch_size: int = 4, seq_len: int = 64,
                    repeats: int = 7, seed: int = 0) -> Timing:
     """Time ``arch`` (``course-tiny``) on random tokens (B, L), float64, best of ``repeats``."""
-    if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
-        raise ValueError(f"repeats={repeats!r} must be a positive integer")
+    check_positive_int("repeats", repeats)
     arch = get_model("course-tiny") if arch is None else arch
     params = init_params(arch, seed=seed)
     tokens = sample_tokens(arch, batch_size=batch_size, seq_len=seq_len, seed=seed)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from distlesson.catalog.models import Architecture, get_model
+from distlesson.checks import check_positive_int
 from distlesson.parallel.toy_mlp import AdamW, AdamWState, adamw_step
 from distlesson.transformer.model import backward, forward
 from distlesson.transformer.params import Params, init_params
@@ -40,9 +41,7 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         for name in ("steps", "batch_size", "seq_len"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+            check_positive_int(name, getattr(self, name))
         if self.seq_len < 2:
             raise ValueError(f"seq_len={self.seq_len} must be >= 2 (one next-token target)")
         if np.dtype(self.dtype) not in (np.float64, np.float32):
