@@ -11,6 +11,9 @@
   (:func:`label_exec_blocks`), so that a failing block is reported as
   ``<code block: id docs/planning.en.md:74>`` with its own line, and markdown-exec keeps one
   module per block across rebuilds instead of registering a new one each time.
+- ``on_page_markdown`` also writes a chapter's number, from its place in the nav, into its
+  H1, and puts the "report an error" link in ``page.meta`` when ``repo_url`` is set
+  (:mod:`distlesson.site.chapters`, ``overrides/partials/actions.html``).
 - ``on_serve`` watches the ``distlesson`` package; ``on_pre_build`` drops its modules when a
   source file changed, so ``mkdocs serve`` shows an edited formula on the next rebuild while
   the three language builds of one rebuild share one computation of every figure.
