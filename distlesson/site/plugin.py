@@ -11,6 +11,9 @@
   (:func:`label_exec_blocks`), so that a failing block is reported as
   ``<code block: id docs/planning.en.md:74>`` with its own line, and markdown-exec keeps one
   module per block across rebuilds instead of registering a new one each time.
+- ``on_page_markdown`` also writes a chapter's number, from its place in the nav, into its
+  H1, and puts the "report an error" link in ``page.meta`` when ``repo_url`` is set
+  (:mod:`distlesson.site.chapters`, ``overrides/partials/actions.html``).
 - ``on_serve`` watches the ``distlesson`` package; ``on_pre_build`` drops its modules when a
   source file changed, so ``mkdocs serve`` shows an edited formula on the next rebuild while
   the three language builds of one rebuild share one computation of every figure.
@@ -43,7 +46,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from distlesson.render import catalan
-from distlesson.site import build_cache, chrome, exec_blocks, lab_headings, lab_sources, labs
+from distlesson.site import (
+    build_cache,
+    chapters,
+    chrome,
+    exec_blocks,
+    lab_headings,
+    lab_sources,
+    labs,
+)
 
 __all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
 
@@ -124,6 +135,7 @@ class DistlessonPlugin(BasePlugin):
         self._cache: build_cache.BuildCache | None = None
         self._figures = None
         self._pages_404: dict[str, str] = {}
+        self._chapters: dict[str, int] = {}
 
     def on_startup(self, *, command, dirty) -> None:
         # Defining on_startup also keeps this instance across the rebuilds of mkdocs serve,
@@ -145,6 +157,8 @@ class DistlessonPlugin(BasePlugin):
                                    locales)
         except lab_sources.LabSourceError as error:
             raise PluginError(str(error)) from None
+        # numbered from the nav as written, so reordering it renumbers the chapters
+        self._chapters = chapters.chapter_numbers(config.nav)
         return config
 
     def on_serve(self, server, config, builder):
@@ -244,6 +258,7 @@ class DistlessonPlugin(BasePlugin):
         placeholders = importlib.import_module("distlesson.site.placeholders")
         locale = page_locale(page.file.src_uri)
         where = f"docs/{page.file.src_uri}"
+        markdown = self._chapter_chrome(markdown, page, config, locale)
         markdown = label_exec_blocks(markdown, where=where,
                                      first_line=_first_line(page, markdown))
         try:
@@ -252,3 +267,15 @@ class DistlessonPlugin(BasePlugin):
                 markdown, locale, self._figures, where=where)
         except (placeholders.UnknownFigureError, captions.FigureError) as error:
             raise PluginError(str(error)) from None
+
+    def _chapter_chrome(self, markdown, page, config, locale: str):
+        """A chapter's number in its H1, and the report link where the repository is known
+        (``overrides/partials/actions.html`` shows it beside Material's edit link)."""
+        if config.repo_url:
+            page.meta["report_url"] = chapters.report_url(config.repo_url, page.file.src_uri)
+            page.meta["report_label"] = chapters.REPORT_LABEL.get(
+                locale, chapters.REPORT_LABEL["en"])
+        # pipeline.ca.md -> pipeline.md, the name the nav uses
+        name = page.file.src_uri.removesuffix(f".{locale}.md").removesuffix(".md") + ".md"
+        number = self._chapters.get(name)
+        return markdown if number is None else chapters.number_heading(markdown, number, locale)
