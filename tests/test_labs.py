@@ -12,6 +12,7 @@ import pytest
 from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 
+from distlesson.site.build_cache import BuildCache
 from distlesson.site.labs import (
     LabFile,
     as_lab_pages,
@@ -159,7 +160,7 @@ def test_a_rendered_lab_is_dressed_for_the_site():
     assert page.endswith('<div class="jupyter-wrapper">cells</div>')
 
 
-def test_serve_runs_a_lab_again_only_when_it_or_the_library_changed(tmp_path):
+def test_a_lab_runs_again_only_when_it_the_library_or_the_options_changed(tmp_path):
     lab = tmp_path / "memory.en.py"
     lab.write_text("print(1)\n")
     page = SimpleNamespace(file=SimpleNamespace(abs_src_path=str(lab)), content=None, toc=None)
@@ -169,27 +170,28 @@ def test_serve_runs_a_lab_again_only_when_it_or_the_library_changed(tmp_path):
         runs.append(1)
         page.content, page.toc = f"run {len(runs)}", []
 
-    renders: dict = {}
-
-    def rebuild(stamp):
+    def rebuild(fingerprint, options="execute: true"):
         page.render = execute
-        reuse_rendering(page, renders, stamp=stamp)
+        cache = BuildCache(tmp_path / "cache", fingerprint * 64)  # a library's fingerprint
+        reuse_rendering(page, cache, options=options)
         page.content = None
         page.render(None, None)
         return page.content
 
-    assert rebuild("library v1") == "run 1"
-    assert rebuild("library v1") == "run 1" and len(runs) == 1  # a chapter was edited
+    assert rebuild("a") == "run 1"
+    assert rebuild("a") == "run 1" and len(runs) == 1  # a chapter was edited, or a new build
     lab.write_text("print(2)\n")
-    assert rebuild("library v1") == "run 2"  # the lab was edited
-    assert rebuild("library v2") == "run 3"  # the library was edited
+    assert rebuild("a") == "run 2"  # the lab was edited
+    assert rebuild("b") == "run 3"  # the library was edited
+    assert rebuild("b", options="execute: false") == "run 4"  # mkdocs-jupyter's options
 
 
-@pytest.mark.parametrize(("command", "reused"), [("build", False), ("serve", True)])
-def test_only_serve_reuses_lab_renderings(command, reused):
+@pytest.mark.parametrize(("cache", "runs_expected"), [("on", 1), ("off", 2)])
+def test_the_plugin_reuses_lab_renderings_through_the_build_cache(tmp_path, cache,
+                                                                   runs_expected):
     plugin = DistlessonPlugin()
-    plugin.on_startup(command=command, dirty=False)
-
+    plugin.on_startup(command="build", dirty=False)
+    plugin._cache = BuildCache(tmp_path, "f" * 64) if cache == "on" else None
     runs = []
 
     def execute(config, files):
@@ -203,4 +205,4 @@ def test_only_serve_reuses_lab_renderings(command, reused):
     plugin.on_pre_page(page, config=config, files=None)
     page.render(config, None)
     page.render(config, None)  # a rebuild with nothing changed
-    assert len(runs) == (1 if reused else 2)
+    assert len(runs) == runs_expected
