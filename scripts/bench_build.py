@@ -40,6 +40,8 @@ def _no_exec_config(directory: Path) -> Path:
     if runs != 1:
         raise SystemExit("mkdocs.yml: expected one 'execute: true' (mkdocs-jupyter)")
     text = text.replace("docs_dir: docs", "")
+    # paths in mkdocs.yml are relative to it: the copy lives elsewhere
+    text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
     config = directory / "mkdocs-no-exec.yml"
     config.write_text(f"docs_dir: {ROOT / 'docs'}\n" + text, encoding="utf-8")
     return config

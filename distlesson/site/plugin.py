@@ -143,6 +143,8 @@ class DistlessonPlugin(BasePlugin):
         self._serving = command == "serve"
 
     def on_config(self, config):
+        if not config.repo_url:  # no repository known: no edit links, rather than broken ones
+            config.edit_uri = None
         # The labs run in the kernel spec jupyter/kernels/distlesson-quiet: plain ipykernel
         # with its log at ERROR, so a build does not print ipykernel's warning about TCP on
         # the loopback for every notebook (not the author's to act on).
@@ -217,7 +219,7 @@ class DistlessonPlugin(BasePlugin):
             html = lab_headings.unicode_heading_ids(html, page.toc)
             html, self._notebook_css = labs.dress_lab_page(
                 html, src_uri=page.file.src_uri, page_url=page.url, locale=locale)
-        else:
+        elif "markdown-exec" in config.plugins:  # without it (the benchmark's floor) no plots
             captions = importlib.import_module("distlesson.site.captions")
             try:
                 html = captions.wrap_figures(html, where=f"docs/{page.file.src_uri}")
