@@ -127,7 +127,8 @@ def test_the_plugin_writes_the_notebooks_before_the_files_are_collected(tmp_path
     languages = [SimpleNamespace(locale=locale) for locale in LANGS]
     i18n = SimpleNamespace(config=SimpleNamespace(languages=languages))
     config = SimpleNamespace(plugins={"i18n": i18n}, docs_dir=str(tmp_path / "docs"),
-                             config_file_path=str(tmp_path / "mkdocs.yml"))
+                             config_file_path=str(tmp_path / "mkdocs.yml"), nav=[],
+                             repo_url=None)
     DistlessonPlugin().on_config(config)
     assert (tmp_path / "docs" / "labs" / "probe.en.py").exists()
     (tmp_path / "labs" / "probe.py").write_text(SOURCE.replace("#[ca] el doble de x\n", ""),

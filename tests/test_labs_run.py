@@ -74,7 +74,9 @@ def _build_twice(project: Path, options: dict) -> tuple[str, str]:
         "site_name": "probe", "theme": {"name": "mkdocs"},
         "plugins": [{"mkdocs-jupyter": options}],
     }))
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    # the site's kernel spec (distlesson-quiet), which the distlesson plugin adds at build
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1",
+           "JUPYTER_PATH": str(ROOT / "distlesson" / "site" / "jupyter")}
     pages = []
     for value in ("first value", "second, edited value"):
         (project / "probe_library.py").write_text(f"VALUE = {value!r}\n")

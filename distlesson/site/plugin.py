@@ -143,8 +143,8 @@ class DistlessonPlugin(BasePlugin):
         self._serving = command == "serve"
 
     def on_config(self, config):
-        if not config.repo_url:  # no repository known: no edit links, rather than broken ones
-            config.edit_uri = None
+        if not getattr(config, "repo_url", None):  # no repository known: no edit links
+            config.edit_uri = None  # (rather than links mkdocs serve refuses in strict mode)
         # The labs run in the kernel spec jupyter/kernels/distlesson-quiet: plain ipykernel
         # with its log at ERROR, so a build does not print ipykernel's warning about TCP on
         # the loopback for every notebook (not the author's to act on).
