@@ -8,6 +8,7 @@ import pytest
 from distlesson.claims.claim import LOCALES, Claim, Figure, place_value, placeholders
 from distlesson.claims.register import CLAIMS, claim_figures, get_claim
 from distlesson.site.prose_lint import typed_numbers
+from tests.hand_counts import llama_layer_bytes_per_token
 
 LLAMA3_70B = 70_553_706_496
 LLAMA3_405B = 405_853_388_800
@@ -21,7 +22,7 @@ WIDGET_BUSIEST = (
      + 20 * 4 * 2 * 8192 * H70 / 8  # each layer's input, 4 micro-batches in flight
      # one layer rebuilt in the backward: norms' inputs and outputs, attention output, q k v,
      # gate up activation (bf16), 64 heads' log-sum-exp and two norm statistics (fp32)
-     + ((6 * H70 + 2 * KV70 + 3 * F70) * 2 + 64 * 4 + 2 * 4) * 8192 / 8)
+     + llama_layer_bytes_per_token(H70, KV70, F70, 64) * 8192 / 8)
     / 0.95 + 2e9)  # 5% fragmentation, 1 GB CUDA context, 1 GB communicator buffers
 """The Catalan widget's layout, counted by hand as the performance model counts it."""
 

@@ -5,6 +5,7 @@ import pytest
 
 from distlesson.cli import main
 from tests.cli_run import run_json
+from tests.hand_counts import llama_layer_bytes_per_token
 
 N70 = 70_553_706_496  # Llama 3 70B
 ACT = 8192 * 8192 * 2  # one bf16 activation, s = h = 8192
@@ -28,7 +29,7 @@ def test_tensor_and_pipeline_on_two_nodes(capsys):
     # backward: 5 h (norm inputs and outputs, attention output) + h + 2 kv (q, k, v) + 3 f
     # (gate, up, activation) in bf16, the heads' log-sum-exp and two norm statistics in fp32
     kv, f, heads = 8 * 128, 28_672, 64
-    rebuilt = ((5 * h + h + 2 * kv + 3 * f) * 2 + heads * 4 + 2 * 4) * 8192 // 8
+    rebuilt = llama_layer_bytes_per_token(h, kv, f, heads) * 8192 // 8
     assert out["activations_bytes"] == 2 * 8192 * h // 8 * 40 + rebuilt
     # logits in bf16 and the loss's fp32 softmax, V / t per token
     assert out["logits_bytes"] == v // 8 * (2 + 4) * 8192

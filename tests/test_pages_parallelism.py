@@ -6,6 +6,7 @@ import pytest
 
 from distlesson.pages import parallelism, parallelism_sims
 from distlesson.site.figures import figure_registry
+from tests.hand_counts import llama_layer_bytes_per_token
 
 N70 = 70_553_706_496  # Llama 3 70B, published count
 N405 = 405_853_388_800
@@ -58,7 +59,7 @@ def test_llama405_per_gpu_by_hand():
     states = 4 * params / 8 + 12 * params / 8 / 128
     # full recompute with sp: each layer's input, 2 s b h / 8, for 15 micro-batches; and one
     # layer rebuilt in the backward with all its tensors
-    rebuilt = ((6 * h + 2 * kv + 3 * f) * 2 + heads * 4 + 2 * 4) * 8192 / 8
+    rebuilt = llama_layer_bytes_per_token(h, kv, f, heads) * 8192 / 8
     activations = 2 * 8192 * h / 8 * 8 * 15 + rebuilt
     # 5% fragmentation, 1 GB CUDA context, 1 GB communicator buffers
     expected = (states + activations) / 0.95 + 2e9

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from distlesson.catalog.models import get_model
 from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload, analyse_layout, step_communication
+from tests.hand_counts import llama_layer_bytes_per_token
 
 L70 = get_model("llama3-70b")  # 80 layers, h 8192, 64 heads, 8 kv heads of 128
 N70 = 70_553_706_496
@@ -78,7 +79,7 @@ def test_cp_traffic_by_hand():
 
 V, H, KV, F, HEADS = 128_256, 8192, 8 * 128, 28_672, 64
 LAYER = (N70 - 2 * V * H - H) // 80  # one layer's parameters: the count less both vocab matrices
-REBUILT_PER_TOKEN = (6 * H + 2 * KV + 3 * F) * 2 + HEADS * 4 + 2 * 4  # one layer, all tensors
+REBUILT_PER_TOKEN = llama_layer_bytes_per_token(H, KV, F, HEADS)  # one layer, all tensors
 
 
 def test_memory_of_the_busiest_stage_by_hand():
