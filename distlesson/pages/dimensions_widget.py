@@ -24,7 +24,7 @@ from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.models import get_model
 from distlesson.memory.states import Layout
 from distlesson.pages.dimensions_labels import WORDS, refusal_text
-from distlesson.pages.parallelism import GPU, MODEL, STEP
+from distlesson.pages.parallelism import BAR_PARTS, GPU, MODEL, STEP, memory_part
 from distlesson.pages.parallelism_labels import LABELS
 from distlesson.pages.pipeline import _LABELS as PIPE_LABELS
 from distlesson.pages.pipeline import TARGET, _run
@@ -64,8 +64,7 @@ MICROBATCHES = (1, 2, 4, 8, 16, 32)  # per replica; dp x m must divide the step'
 GRID = Grid((("dp", DPS), ("tp", TPS), ("pp", PPS), ("cp", CPS), ("zero", ZEROS),
              ("microbatches", MICROBATCHES)))
 DEFAULT = (16, 1, 1, 1, 0, 8)  # the strategy table's data parallelism: the chapter's STEP
-PARTS = ("weights", "grads", "master", "optimizer", "activations", "logits",
-         "overheads")  # the bar, left to right
+PARTS = BAR_PARTS  # the bar, left to right, as the chapter's memory plot
 COLOURS = tuple(colours(MEMORY_PARTS, PARTS))  # as the static memory plots
 BAR_STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)  # the bar's tick spacings, in GB
 BAR_TICKS = 12  # at most this many ticks on the bar's axis
@@ -132,10 +131,10 @@ def _tables(locale: str) -> dict[str, dict[str, Any]]:
             lambda r: format_number(STEP.split(r.layout.dp, r.num_microbatches).micro_batch,
                                     locale))),
         "states": factored_table(GRID, _values(
-            lambda r: parts(getattr(r.states, p) for p in PARTS[:4])), render=list),
+            lambda r: parts(memory_part(r, p) for p in PARTS[:4])), render=list),
         # without the overheads, which follow every control (in "mem")
-        "acts": factored_table(GRID, _values(lambda r: parts(getattr(r, p) for p in PARTS[4:6])),
-                               render=list),
+        "acts": factored_table(GRID, _values(
+            lambda r: parts(memory_part(r, p) for p in PARTS[4:6])), render=list),
         # the timeline of the report's own stages and micro-batches
         "pipe": factored_table(GRID, _values(lambda r: (r.layout.pp, r.num_microbatches)),
                                render=lambda key: _pipeline(key, locale)),

@@ -118,17 +118,24 @@ def strategy_table(locale: str) -> str:
     return f"{table}\n\n{_MARK} {_t('per_microbatch_note', locale)}"
 
 
+BAR_PARTS = ("weights", "grads", "master", "optimizer", "activations", "logits", "overheads")
+"""What one GPU holds, in the order the memory plot and the widget's bar draw it: the model
+states' four parts, then the activations, the logits and the overheads."""
+
+
+def memory_part(report: LayoutReport, part: str) -> float:
+    """Bytes of one of :data:`BAR_PARTS` in ``report``."""
+    return float(getattr(report.states if part in BAR_PARTS[:4] else report, part))
+
+
 def memory_plot(locale: str) -> str:
     """Stacked bars of what one GPU holds under each strategy."""
     reports = _reports()
-    parts = ("weights", "grads", "master", "optimizer")
-    stacks = [(_t(p, locale), [float(getattr(r.states, p)) / 1e9 for _, _, r in reports])
-              for p in parts]
-    stacks += [(_t(part, locale), [float(getattr(r, part)) / 1e9 for _, _, r in reports])
-               for part in ("activations", "logits", "overheads")]
+    stacks = [(_t(part, locale), [float(memory_part(r, part)) / 1e9 for _, _, r in reports])
+              for part in BAR_PARTS]
     return stacked_barh(
         [_strategy_name(key, layout, locale) for key, layout, _ in reports], stacks,
-        colors=tuple(colours(MEMORY_PARTS, (*parts, "activations", "logits", "overheads"))),
+        colors=tuple(colours(MEMORY_PARTS, BAR_PARTS)),
         xlabel=_t("gb_per_gpu", locale), locale=locale,
         tick_format=lambda x: format_number(x, locale), name=f"par-memory-{locale}",
         title=_t("memory_title", locale), total_format=lambda x: format_number(x, locale))
