@@ -77,7 +77,7 @@ def test_gantt_and_timeline_widgets_colour_f_b_w_alike():
     assert timeline_colours == {"F": "#0072B2", "B": "#E69F00", "W": "#009E73"}
     svg = pipeline.gantt("zb-h1", "en")  # the only static chart with all three kinds
     fills = {f.upper() for f in re.findall(r"fill: ?(#[0-9a-fA-F]{6})", svg)}
-    assert fills == set(timeline_colours.values())
+    assert fills - {"#FFFFFF", "#000000"} == set(timeline_colours.values())  # less the inks
 
 
 def test_memory_parts_alike_in_the_fsdp_diagram_and_the_widgets():
@@ -117,3 +117,22 @@ def test_lighter_mixes_with_white():
 def test_unknown_key_is_an_error():
     with pytest.raises(KeyError, match="no colour for"):
         colours(MFU_TERMS, ["useful", "idle"])
+
+
+def test_gantt_labels_read_on_every_box():
+    from distlesson.render.gantt import box_fill
+    for kind in SCHEDULE_PHASES:
+        for chunks in range(1, 9):
+            for chunk in range(chunks):
+                fill = box_fill(kind, chunk, chunks)
+                assert _contrast(fill.fill, fill.ink) >= 4.5, (kind, chunk, chunks, fill)
+    # the forward's blue takes white ink (4.95:1, against 4.24:1 for black), the first
+    # chunk unlightened; the last of eight chunks is half white and takes black
+    assert box_fill("F", 0, 1).ink == "#ffffff"
+    assert box_fill("F", 7, 8).fill == lighter(SCHEDULE_PHASES["F"].fill, 0.5)
+    assert box_fill("F", 7, 8).ink == "#000000"
+
+
+def test_the_gantt_chart_writes_white_on_forward_boxes():
+    svg = pipeline.gantt("1f1b", "en")
+    assert re.search(r"fill: ?#ffffff", svg)

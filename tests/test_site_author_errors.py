@@ -182,3 +182,69 @@ def test_a_failing_lab_stops_a_real_build_in_three_lines(tmp_path):
     assert run.returncode != 0
     assert "labs/probe.py:10: AssertionError: 2 != 7" in log
     assert "\x1b[" not in log and "Traceback" not in log
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(predicate, what: str, log: Path, timeout: float = 180.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.5)
+    tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+    raise AssertionError(f"waited {timeout:.0f} s for {what}; the log ends:\n{tail}")
+
+
+GOOD = "# Probe\n\nThe page reads {word}.\n\n```python exec=\"on\"\nprint('block ran')\n```\n"
+
+
+def test_serve_reports_an_error_stays_up_and_recovers(tmp_path):
+    """Under mkdocs serve: a raising block, then an unknown placeholder, each reported with
+    its file, line and reason; the server keeps serving, and the fixed page shows without a
+    restart."""
+    import time
+    import urllib.request
+
+    project = _probe(tmp_path, {"index.md": GOOD.format(word="fine")})
+    port, log = _free_port(), tmp_path / "serve.log"
+    page = project / "docs" / "index.md"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=project,
+            env={**ENV, "PYTHONUNBUFFERED": "1"}, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        def text() -> str:
+            return log.read_text(encoding="utf-8", errors="replace")
+
+        def served() -> str:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    return r.read().decode()
+            except OSError:
+                return ""
+
+        _wait_for(lambda: "fine" in served(), "the first page", log)
+        time.sleep(2)  # serve's polling watcher takes its first snapshot as it starts
+        page.write_text(BROKEN, encoding="utf-8")
+        _wait_for(lambda: "KeyError: 'b'" in text(), "the block's error", log)
+        assert "code block 'docs/index.md:8'" in text()
+        assert server.poll() is None, "serve stopped on a failing block"
+        page.write_text("# Probe\n\nA figure: {{ no.such_figure }}.\n", encoding="utf-8")
+        _wait_for(lambda: "unknown figure" in text(), "the placeholder's error", log)
+        assert "docs/index.md:3: unknown figure {{ no.such_figure }}" in text()
+        assert server.poll() is None, "serve stopped on an unknown placeholder"
+        page.write_text(GOOD.format(word="mended"), encoding="utf-8")
+        _wait_for(lambda: "mended" in served(), "the mended page", log)
+        assert "block ran" in served()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

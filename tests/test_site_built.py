@@ -1,6 +1,7 @@
 """The built site: three languages, Persian right to left with Persian digits, and no
 request to another host (the site works offline)."""
 
+import json
 import os
 import re
 import subprocess
@@ -91,3 +92,11 @@ def test_catalan_pages_elide_before_numbers(site, page):
 
     html = _html(site, page, "ca")
     assert elide_html(html) == html
+
+
+@pytest.mark.parametrize("locale", ["", "ca", "fa"])
+def test_search_snippets_show_no_latex(site, locale):
+    index = json.loads((site / locale / "search" / "search_index.json").read_text("utf-8"))
+    with_maths = [doc["location"] for doc in index["docs"]
+                  if re.search(r"\\\(|\\\[|\\frac|\\text\{|\\mathit", doc["text"])]
+    assert not with_maths, with_maths

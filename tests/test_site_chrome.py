@@ -49,6 +49,18 @@ def test_each_language_gets_its_own_search_index_and_sitemap(tmp_path):
     assert "http://h/ca/" in (tmp_path / "ca" / "sitemap.xml").read_text()
 
 
+def test_the_search_indexes_hold_formulas_as_plain_text(tmp_path):
+    (tmp_path / "search").mkdir()
+    docs = [{"location": "ca/p/", "title": r"La bombolla \(\frac{p-1}{m}\)",
+             "text": r"és \(\frac{p-1}{m}\) del pas"}]
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(
+        {"config": {"lang": ["en"], "pipeline": []}, "docs": docs}))
+    split_search_index(tmp_path, ["en", "ca"], "en")
+    ca = json.loads((tmp_path / "ca" / "search" / "search_index.json").read_text())
+    assert ca["docs"][0]["title"] == "La bombolla (p-1)/m"
+    assert ca["docs"][0]["text"] == "és (p-1)/m del pas"
+
+
 def test_the_root_404_page_is_the_default_language(tmp_path):
     (tmp_path / "404.html").write_text("fa, written last")
     write_404_pages(tmp_path, {"en": "en", "ca": "ca", "fa": "fa"}, "en")

@@ -18,7 +18,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from distlesson.pipeline.simulator import Timeline
 from distlesson.render.numbers import check_locale, format_number
-from distlesson.render.palette import SCHEDULE_PHASES
+from distlesson.render.palette import SCHEDULE_PHASES, Swatch, lighter
 from distlesson.render.svg import (
     INK,
     MIN_TEXT_POINTS,
@@ -28,7 +28,7 @@ from distlesson.render.svg import (
     to_svg,
 )
 
-__all__ = ["LABEL_KEYS", "gantt_svg"]
+__all__ = ["LABEL_KEYS", "box_fill", "gantt_svg"]
 
 LABEL_KEYS = ("stage", "time", "forward", "backward", "wgrad", "idle")
 """The words a page passes in ``labels``, in its own language; ``later_chunks`` too, if it
@@ -39,6 +39,13 @@ _LEGEND = {"F": "forward", "B": "backward", "W": "wgrad"}
 _ROW_HEIGHT = 0.7  # of the 1.0 between rows
 _AXIS_POINTS = WIDTH_INCHES * 72 - 110  # about the axes' width, in points (less the labels)
 _FONT_POINTS = MIN_TEXT_POINTS  # box labels
+
+
+def box_fill(kind: str, chunk: int, chunks: int) -> Swatch:
+    """The fill of an op's box and the ink of its label: later chunks of an interleaved
+    schedule lighter (up to half white), opaque, so the ink is chosen on what shows."""
+    white = 0.0 if chunks == 1 else 0.5 * chunk / (chunks - 1)
+    return Swatch(lighter(_COLOURS[kind], white))
 
 
 def _tick(value: float, locale: str) -> str:
@@ -85,16 +92,15 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
         fig, ax = plt.subplots(figsize=(WIDTH_INCHES, height), layout="constrained")
         for i, slot in enumerate(timeline.slots):
             y, width = pp - 1 - slot.stage, float(slot.end - slot.start)
-            shade = 1.0 if v == 1 else 1.0 - 0.5 * slot.op.chunk / (v - 1)
+            fill = box_fill(slot.op.kind, slot.op.chunk, v)
             box = Rectangle((float(slot.start), y - _ROW_HEIGHT / 2), width, _ROW_HEIGHT,
-                            facecolor=_COLOURS[slot.op.kind], alpha=shade,
-                            edgecolor=INK, linewidth=0.3)
+                            facecolor=fill.fill, edgecolor=INK, linewidth=0.3)
             box.set_gid(f"{name}-op{i}")
             ax.add_patch(box)
             text = format_number(slot.op.microbatch + 1, locale)
             if _fits(width, makespan, text):
                 ax.text(float(slot.start) + width / 2, y, text, ha="center", va="center",
-                        fontsize=_FONT_POINTS)
+                        fontsize=_FONT_POINTS, color=fill.ink)
         for j, (stage, start, length) in enumerate(_idle_gaps(timeline)):
             gap = Rectangle((start, pp - 1 - stage - _ROW_HEIGHT / 2), length, _ROW_HEIGHT,
                             facecolor="none", edgecolor=INK, hatch="///", linewidth=0,
@@ -111,7 +117,7 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
         kinds = ("F", "B", "W") if schedule.split_backward else ("F", "B")
         handles = [Patch(facecolor=_COLOURS[k], label=labels[_LEGEND[k]]) for k in kinds]
         if v > 1 and "later_chunks" in labels:  # the lighter boxes get a key too
-            handles.append(Patch(facecolor=_COLOURS["F"], alpha=0.5, edgecolor=INK,
+            handles.append(Patch(facecolor=lighter(_COLOURS["F"], 0.5), edgecolor=INK,
                                  linewidth=0.3, label=labels["later_chunks"]))
         handles.append(Patch(facecolor="none", edgecolor=INK, hatch="///", linewidth=0,
                              alpha=0.35, label=labels["idle"]))

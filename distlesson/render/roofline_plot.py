@@ -29,6 +29,8 @@ from distlesson.render.svg import (
 
 __all__ = ["Roof", "RoofPoint", "roofline_svg"]
 
+_LEADER = {"arrowstyle": "-", "color": INK, "linewidth": 0.6, "shrinkA": 2, "shrinkB": 5}
+"""A thin line from a label placed away from its point to the point."""
 _DASHES = ("--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)))
 
 
@@ -85,8 +87,12 @@ def roofline_svg(
                     cx, cy = roof.corners[1]
                     ax.plot([cx], [cy], marker="D", markersize=7, markerfacecolor="none",
                             color=OKABE_ITO[0], zorder=4, linestyle="none")
-                    ax.annotate(corner_label, (cx, cy), xytext=(8, -16),
-                                textcoords="offset points", fontsize=MIN_TEXT_POINTS, color=INK)
+                    # in the empty top-left corner, pointing at the ridge: the roofs of the
+                    # other GPUs crowd everything near it
+                    ax.annotate(corner_label, (cx, cy), xytext=(0.03, 0.97),
+                                textcoords="axes fraction", ha="left", va="top",
+                                fontsize=MIN_TEXT_POINTS, color=INK,
+                                arrowprops=_LEADER)
                 continue
             thin += 1
             ax.plot(x, y, color=OKABE_ITO[thin % len(OKABE_ITO)], linewidth=1.2,
@@ -94,10 +100,16 @@ def roofline_svg(
         for point in points:
             ax.plot([point.x], [point.y], marker="o", markersize=7, color=INK, zorder=4,
                     linestyle="none")
-            right = point.x > middle  # labels above, toward the middle of the plot
-            ax.annotate(point.label, (point.x, point.y), xytext=(-8 if right else 8, 8),
-                        textcoords="offset points", ha="right" if right else "left",
-                        fontsize=MIN_TEXT_POINTS, color=INK)
+            # under the roofs, where no line runs: just below the flat part (other GPUs'
+            # roofs run just above it), or down and right of the slope with a leader
+            if point.x > middle:
+                ax.annotate(point.label, (point.x, point.y), xytext=(-8, -6),
+                            textcoords="offset points", ha="right", va="top",
+                            fontsize=MIN_TEXT_POINTS, color=INK)
+            else:
+                ax.annotate(point.label, (point.x, point.y), xytext=(22, -22),
+                            textcoords="offset points", ha="left", va="top",
+                            fontsize=MIN_TEXT_POINTS, color=INK, arrowprops=_LEADER)
         ax.set_xscale("log")
         ax.set_yscale("log")
         for axis in (ax.xaxis, ax.yaxis):

@@ -19,6 +19,8 @@ import json
 import re
 from pathlib import Path
 
+from distlesson.site.search_maths import plain_maths
+
 __all__ = ["CHROME", "localise_chrome", "split_search_index", "write_404_pages"]
 
 # English as the tools write it -> the page's language.
@@ -63,8 +65,8 @@ def split_search_index(site_dir: Path, locales: list[str], default: str) -> dict
     """Split the shared search index (and sitemap) into one per language: the default
     language's at the root, the others' under ``/LOCALE/``, with locations relative to that
     root. lunr has no stemmer or stop words for Catalan or Persian, so their indexes use none
-    (the English stop words would drop Catalan "on", "as"...). Returns the entries per
-    language."""
+    (the English stop words would drop Catalan "on", "as"...). Formulas become plain text
+    (:func:`distlesson.site.search_maths.plain_maths`). Returns the entries per language."""
     path = site_dir / "search" / "search_index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
     others = [locale for locale in locales if locale != default]
@@ -74,8 +76,9 @@ def split_search_index(site_dir: Path, locales: list[str], default: str) -> dict
 
     counts = {}
     for locale in locales:
-        docs = [dict(doc, location=doc["location"].removeprefix(f"{locale}/"))
-                if locale != default else doc
+        prefix = f"{locale}/" if locale != default else ""
+        docs = [dict(doc, location=doc["location"].removeprefix(prefix),
+                     title=plain_maths(doc["title"]), text=plain_maths(doc["text"]))
                 for doc in index["docs"] if language(doc["location"]) == locale]
         config = dict(index["config"])
         if locale != default:
