@@ -33,18 +33,22 @@ def intensity(value: Fraction, locale: str) -> str:
     return format_number(float(value), locale, digits=0 if value >= 100 else 1)
 
 
+def percent(share: float, locale: str) -> str:
+    """No decimals from 10%, one from 1%, two below (no false precision)."""
+    return format_percent(share, locale, digits=0 if share >= 0.1 else 1 if share >= 0.01 else 2)
+
+
 def expect_setting(page, locale: str, gpu: str, batch: int) -> None:
     point = decode(gpu, batch)
     training = roofline_point(GPUS[gpu], "training", training_shape(8192, HIDDEN, 4 * HIDDEN))
     expect(out(page, "ridge")).to_have_text(
         format_number(float(ridge_point(GPUS[gpu])), locale, digits=1))
     expect(out(page, "decode-intensity")).to_have_text(intensity(point.intensity, locale))
-    expect(out(page, "decode-share")).to_have_text(
-        format_percent(float(point.share_of_peak), locale, digits=2))
+    expect(out(page, "decode-share")).to_have_text(percent(float(point.share_of_peak), locale))
     expect(out(page, "decode-bound")).to_have_text(bound_text(point.memory_bound, locale))
     expect(out(page, "training-intensity")).to_have_text(intensity(training.intensity, locale))
     expect(out(page, "training-share")).to_have_text(
-        format_percent(float(training.share_of_peak), locale, digits=2))
+        percent(float(training.share_of_peak), locale))
 
 
 def test_default_and_every_gpu(page, locale):

@@ -54,15 +54,28 @@ def test_every_setting_shows_the_library_values(locale):
         assert entry["r"] == format_number(float(ridge_point(gpu)), locale, digits=1), key
         training = roofline_point(gpu, "training", training_shape(TOKENS, HIDDEN, 4 * HIDDEN))
         assert entry["ti"] == intensity(training.intensity, locale), key
-        assert entry["ts"] == format_percent(float(training.share_of_peak), locale, digits=2)
+        assert entry["ts"] == _percent(float(training.share_of_peak), locale), key
         for batch in roofline_widget.BATCHES:
             point = roofline_point(gpu, "decode", decode_shape(batch, HIDDEN))
             shown = data["d"][roofline_widget.setting_key(key, batch)]
             where = f"{locale} {key} {batch}"
             assert shown["i"] == intensity(point.intensity, locale), where
             share = attainable_flops(gpu, point.intensity) / Fraction(gpu.bf16_dense_flops)
-            assert shown["s"] == format_percent(float(share), locale, digits=2), where
+            assert shown["s"] == _percent(float(share), locale), where
             assert shown["m"] is (point.intensity < ridge_point(gpu)), where
+
+
+def _percent(share: float, locale: str) -> str:
+    """No decimals from 10% (a compute-bound point is 100%), one from 1%, two below."""
+    digits = 0 if share >= 0.1 else 1 if share >= 0.01 else 2
+    return format_percent(share, locale, digits=digits)
+
+
+def test_shares_carry_no_false_precision():
+    data = embedded("en")
+    assert {entry["ts"] for entry in data["g"].values()} == {"100%"}  # training: compute-bound
+    shares = [entry["s"] for entry in data["d"].values()]
+    assert all(re.fullmatch(r"\d{2,3}%|\d\.\d%|0\.\d\d%", s) for s in shares), shares
 
 
 def test_plot_coordinates_follow_the_values():
