@@ -100,3 +100,22 @@ def test_search_snippets_show_no_latex(site, locale):
     with_maths = [doc["location"] for doc in index["docs"]
                   if re.search(r"\\\(|\\\[|\\frac|\\text\{|\\mathit", doc["text"])]
     assert not with_maths, with_maths
+
+
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())
+def test_persian_pages_keep_latin_compounds_on_one_line(site, page):
+    """Each all-reduce, ZeRO-3... of the prose is a run of its own in a no-break span."""
+    from distlesson.render.html_text import COMPOUND, NOBREAK_CLASS, map_text
+
+    html = _html(site, page, "fa")
+    article = html[html.index("<article"):html.index("</article>")]
+    loose: list[str] = []
+
+    def check(run: str) -> str:
+        loose.extend(m.group(0) for m in COMPOUND.finditer(run) if m.group(0) != run)
+        return run
+
+    map_text(article, check)
+    assert not loose, f"fa/{page}: compounds that may break: {loose[:10]}"
+    if "all-reduce" in article:
+        assert f'<span class="{NOBREAK_CLASS}">all-reduce</span>' in article

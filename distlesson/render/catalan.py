@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
+from distlesson.render.html_text import map_text
+
 __all__ = ["elide", "elide_html", "starts_with_vowel"]
 
 _BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
-_SKIPPED = ("code", "pre", "script", "style", "kbd", "samp")
-_TAG = re.compile(r"(<[^>]+>)")
 
 
 def starts_with_vowel(integer: int) -> bool:
@@ -53,14 +53,4 @@ def elide(text: str) -> str:
 
 def elide_html(html: str) -> str:
     """:func:`elide` on the text of ``html``, leaving tags, code and scripts alone."""
-    parts = _TAG.split(html)
-    skipped = 0
-    for i, part in enumerate(parts):
-        if i % 2:  # a tag
-            name = part[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower()
-            if name in _SKIPPED and not part.endswith("/>"):
-                skipped += -1 if part.startswith("</") else 1
-                skipped = max(skipped, 0)
-        elif not skipped:
-            parts[i] = elide(part)
-    return "".join(parts)
+    return map_text(html, elide, drawings=True)

@@ -45,7 +45,7 @@ from mkdocs.config import config_options
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from distlesson.render import catalan
+from distlesson.render import catalan, html_text
 from distlesson.site import (
     build_cache,
     chapters,
@@ -227,6 +227,8 @@ class DistlessonPlugin(BasePlugin):
                 raise PluginError(str(error)) from None
         if locale == "ca":  # «de 11,1» -> «d'11,1», wherever a template put the number
             html = catalan.elide_html(html)
+        elif locale == "fa":  # "all-reduce" not broken at its hyphen in a right-to-left line
+            html = html_text.keep_compounds_whole(html)
         return html
 
     def on_post_template(self, output_content, template_name, config):
