@@ -92,6 +92,10 @@ class BuildCache:
         self.hits += 1
         return value
 
+    def has(self, kind: str, key: str) -> bool:
+        """Whether an entry is stored (not whether it reads back: :meth:`get` says)."""
+        return self._path(kind, key).is_file()
+
     def put(self, kind: str, key: str, value: Any) -> None:
         path = self._path(kind, key)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,8 @@ __all__ = [
     "is_lab",
     "lab_cells",
     "lab_failure",
+    "lab_key",
+    "nav_lab_names",
     "report_failures",
     "reuse_rendering",
 ]
@@ -50,6 +52,26 @@ LAB_DIR = "labs"
 _LAB = re.compile(rf"^{LAB_DIR}/[a-z0-9-]+\.(?P<locale>[a-z]{{2}})\.py$")
 _LAB_SUFFIX = re.compile(r"\.[a-z]{2}\.py$")
 _LOCALE_LINE = re.compile(r"""^LOCALE\s*=\s*["'](?P<locale>[a-z]{2})["']\s*$""", re.MULTILINE)
+
+
+def nav_lab_names(nav) -> list[str]:
+    """The labs' names (``memory``...) in the order the nav lists them (``labs/NAME.py``)."""
+    names: list[str] = []
+
+    def walk(entry) -> None:
+        if isinstance(entry, str):
+            found = re.fullmatch(rf"{LAB_DIR}/([a-z0-9-]+)\.py", entry)
+            if found:
+                names.append(found.group(1))
+        elif isinstance(entry, dict):
+            for value in entry.values():
+                walk(value)
+        elif isinstance(entry, list):
+            for item in entry:
+                walk(item)
+
+    walk(nav or [])
+    return names
 
 
 def is_lab(src_uri: str) -> bool:
@@ -156,7 +178,13 @@ def dress_lab_page(html: str, *, src_uri: str, page_url: str, locale: str) -> tu
     return head + button + html, css
 
 
-def reuse_rendering(page, cache: BuildCache, *, options: str) -> None:
+def lab_key(cache: BuildCache, notebook: Path, options: str) -> str:
+    """The cache key of a lab's rendering: its notebook's bytes and mkdocs-jupyter's
+    options (under the cache's library fingerprint)."""
+    return cache.key("lab", Path(notebook).read_bytes(), options)
+
+
+def reuse_rendering(page, cache: BuildCache, *, options: str, prerun=None) -> None:
     """Run a lab only when it, the library or mkdocs-jupyter's options changed.
 
     mkdocs-jupyter's own cache is off, since its key ignores the library. Ours
@@ -164,12 +192,16 @@ def reuse_rendering(page, cache: BuildCache, *, options: str) -> None:
     contents) on the notebook's bytes, ``options`` and the library's source fingerprint, so
     an edit to either runs the lab afresh, and an unchanged lab is never run twice, across
     builds and ``mkdocs serve`` rebuilds alike. Wraps the ``page.render`` that mkdocs-jupyter
-    installed; a failing notebook raises before anything is stored.
+    installed; a failing notebook raises before anything is stored. With ``prerun``
+    (:class:`distlesson.site.lab_prerun.LabPrerun`), the lab may already be running in the
+    worker process: the page waits for its copy before looking in the cache.
     """
-    key = cache.key("lab", Path(page.file.abs_src_path).read_bytes(), options)
+    key = lab_key(cache, Path(page.file.abs_src_path), options)
     render = page.render
 
     def render_unless_unchanged(config, files) -> None:
+        if prerun is not None:
+            prerun.wait(key)
         kept = cache.get("lab", key)
         if kept is not None:
             page.content, page.toc = kept

@@ -52,6 +52,7 @@ from distlesson.site import (
     chrome,
     exec_blocks,
     lab_headings,
+    lab_prerun,
     lab_sources,
     labs,
 )
@@ -136,6 +137,7 @@ class DistlessonPlugin(BasePlugin):
         self._figures = None
         self._pages_404: dict[str, str] = {}
         self._chapters: dict[str, int] = {}
+        self._prerun = None  # the labs' worker, from the first language's on_pre_build
 
     def on_startup(self, *, command, dirty) -> None:
         # Defining on_startup also keeps this instance across the rebuilds of mkdocs serve,
@@ -183,6 +185,32 @@ class DistlessonPlugin(BasePlugin):
         if self._stamp != stamp or self._figures is None:
             self._open_cache(config)
         self._stamp = stamp
+        if self._cache is not None and self._prerun is None:
+            self._prerun = lab_prerun.start(self._cache, self._lab_notebooks(config),
+                                            self._jupyter_config(config))
+
+    @staticmethod
+    def _jupyter_config(config) -> dict:
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        return dict(jupyter.config) if jupyter is not None else {}
+
+    def _lab_notebooks(self, config) -> list[tuple[Path, str]]:
+        """(notebook, cache key) of every lab of the languages built, in the order the
+        build meets them: language by language, the nav's order within one."""
+        jupyter = self._jupyter_config(config)
+        if not jupyter.get("execute"):
+            return []
+        options = repr(sorted(jupyter.items()))
+        default, locales = _languages(config)
+        order = [default, *(lo for lo in locales if lo != default)]
+        docs = Path(config.docs_dir)
+        found = []
+        for locale in order:
+            for name in labs.nav_lab_names(config.nav):
+                notebook = docs / labs.LAB_DIR / f"{name}.{locale}.py"
+                if notebook.is_file():
+                    found.append((notebook, labs.lab_key(self._cache, notebook, options)))
+        return found
 
     def _open_cache(self, config) -> None:
         """The cache of the library as it is now, and the figure registry read from it."""
@@ -209,7 +237,7 @@ class DistlessonPlugin(BasePlugin):
         if self._cache is not None and labs.is_lab(page.file.src_uri):
             jupyter = config.plugins.get("mkdocs-jupyter")
             options = repr(sorted(jupyter.config.items())) if jupyter is not None else ""
-            labs.reuse_rendering(page, self._cache, options=options)
+            labs.reuse_rendering(page, self._cache, options=options, prerun=self._prerun)
         return page
 
     def on_page_content(self, html, page, config, files):
@@ -254,6 +282,16 @@ class DistlessonPlugin(BasePlugin):
         if len(locales) > 1 and not getattr(i18n, "building", True):  # all languages built
             counts = chrome.split_search_index(site_dir, locales, default)
             log.info("search index per language: %s", counts)
+        if len(locales) == 1 or not getattr(i18n, "building", True):
+            self._close_prerun()
+
+    def on_build_error(self, error) -> None:
+        self._close_prerun()
+
+    def _close_prerun(self) -> None:
+        if self._prerun is not None:
+            self._prerun.close()
+            self._prerun = None
 
     def on_page_markdown(self, markdown, page, config, files):
         if labs.is_lab(page.file.src_uri):
