@@ -79,13 +79,15 @@ def _differing(first: Path, second: Path) -> tuple[list[str], list[str]]:
 @pytest.fixture(scope="module")
 def second_build(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("second") / "site"
+    empty_cache = tmp_path_factory.mktemp("empty-cache")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
                            str(folder)], cwd=ROOT, capture_output=True, text=True,
-                          # without the build cache: every block, figure and lab computed
-                          # afresh, so the comparison also catches a cached output that a
-                          # fresh computation would not give
+                          # with an empty build cache: every block, figure and lab computed
+                          # afresh (the labs in the worker, as a cold build runs them), so
+                          # the comparison also catches a cached output that a fresh
+                          # computation would not give
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1",
-                               "DISTLESSON_BUILD_CACHE": "off"})
+                               "DISTLESSON_BUILD_CACHE": str(empty_cache)})
     assert done.returncode == 0, done.stderr[-3000:]
     return folder
 
