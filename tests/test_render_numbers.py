@@ -3,12 +3,7 @@ conventions (English 1,120.5; Catalan 1.120,5; Persian ۱٬۱۲۰٫۵ with Persi
 
 import pytest
 
-from distlesson.render.numbers import (
-    format_number,
-    format_percent,
-    format_quantity,
-    format_unit_fraction,
-)
+from distlesson.render.numbers import format_number, format_percent, format_quantity
 
 
 @pytest.mark.parametrize(
@@ -63,18 +58,3 @@ def test_bad_input_is_named(bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name if name != "value" else "finite"):
         format_quantity(args["value"], args["unit"], args["locale"])
-
-
-@pytest.mark.parametrize(("n", "locale", "text"), [
-    (4, "en", "1/4"), (4, "ca", "1/4"), (12, "en", "1/12"),
-    (4, "fa", "یک\u200cچهارم"), (2, "fa", "یک\u200cدوم"), (7, "fa", "یک\u200cهفتم"),
-    (16, "fa", "یک ۱۶ام"),  # beyond the words: the ordinal suffix on Persian digits
-])
-def test_unit_fractions_in_each_language(n, locale, text):
-    assert format_unit_fraction(n, locale) == text
-
-
-@pytest.mark.parametrize("bad", [1, 0, -3, 2.5, True])
-def test_a_unit_fraction_needs_an_integer_of_two_or_more(bad):
-    with pytest.raises(ValueError, match=rf"denominator={bad!r} must be an integer >= 2"):
-        format_unit_fraction(bad, "en")

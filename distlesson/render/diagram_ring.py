@@ -32,7 +32,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, R
 
 from distlesson.parallel.collectives import Transfer, ring_all_reduce
 from distlesson.render.bidi import isolate
-from distlesson.render.numbers import check_locale, format_number, format_unit_fraction
+from distlesson.render.numbers import check_locale, format_number
 from distlesson.render.svg import INK, OKABE_ITO, STYLE, text_points, to_svg
 
 __all__ = ["RING_WORDS", "Canvas", "check_count", "ring_allreduce_diagram", "words"]
@@ -242,11 +242,9 @@ def ring_allreduce_diagram(n: int = 4, *, locale: str,
                 _owners(c, w, y, width, n, transfers, letters)
                 y -= 0.85
         chunk = Fraction(transfers[0].nbytes, inputs[0].nbytes)
-        if chunk.numerator != 1:  # a ring's chunk is 1/n of the buffer
-            raise RuntimeError(f"the simulated ring sent {chunk} of the buffer per arrow")
         per_rank = sum(t.src == 0 for t in transfers)
         c.line(y - 0.2, w["note"].format(
-            frac=format_unit_fraction(chunk.denominator, c.locale),
+            frac=f"{c.num(chunk.numerator)}/{c.num(chunk.denominator)}",
             k=c.num(per_rank)), size=10)
         return c.svg(name=name, title=w["title"].format(n=c.num(n)))
 

@@ -24,7 +24,6 @@ __all__ = [
     "format_percent",
     "format_quantity",
     "format_scientific",
-    "format_unit_fraction",
     "to_locale_digits",
 ]
 
@@ -134,20 +133,3 @@ def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:
     power = to_locale_digits(str(exponent).replace("-", "\u2212"), locale)
     ten = to_locale_digits("10", locale)
     return f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
-
-
-_PERSIAN_ORDINALS = {2: "دوم", 3: "سوم", 4: "چهارم", 5: "پنجم", 6: "ششم", 7: "هفتم",
-                     8: "هشتم", 9: "نهم", 10: "دهم", 11: "یازدهم", 12: "دوازدهم"}
-
-
-def format_unit_fraction(denominator: int, locale: str) -> str:
-    """One n-th, as the page's language writes it: ``1/4`` in English and Catalan; in
-    Persian the words («یک‌چهارم»), since «۱/۴» reads as the decimal 1.4 to many readers
-    (the slash is a common decimal mark in Persian handwriting and signage)."""
-    check_locale(locale)
-    if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator < 2:
-        raise ValueError(f"denominator={denominator!r} must be an integer >= 2")
-    if locale != "fa":
-        return f"1/{format_number(denominator, locale)}"
-    ordinal = _PERSIAN_ORDINALS.get(denominator)
-    return f"یک\u200c{ordinal}" if ordinal else f"یک {format_number(denominator, locale)}ام"
