@@ -465,7 +465,7 @@ assert speedup >= 3, f"{speedup} < 3"
 # %% [markdown] lang="ca"
 # La major part d'aquests bytes són al camí crític: al forward, el producte de matrius següent
 # necessita el resultat de l'all-reduce. Al backward, Megatron-LM solapa l'all-reduce del
-# gradient de l'entrada amb el producte que calcula el gradient dels pesos, i els frameworks
+# gradient de l'entrada amb el producte que calcula el gradient dels pesos, i els entorns d'entrenament
 # ofereixen opcions per solapar més comunicació del paral·lelisme de tensors amb el càlcul
 # (partint els productes en trossos), però només n'amaguen una part. Per això el paral·lelisme
 # de tensors es queda dins d'un sol servidor, on

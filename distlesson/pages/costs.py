@@ -39,7 +39,7 @@ EXERCISE_MFU = 0.40
 _LABELS = {
     "run": {"en": "Run", "ca": "Entrenament", "fa": "اجرا"},
     "gpus": {"en": "GPUs", "ca": "GPU", "fa": "GPUها"},
-    "flops": {"en": "Training FLOPs", "ca": "FLOPs d'entrenament", "fa": "FLOPهای آموزش"},
+    "flops": {"en": "Training FLOPs", "ca": "FLOP d'entrenament", "fa": "FLOPهای آموزش"},
     "reported_hours": {"en": "GPU-hours reported", "ca": "Hores de GPU declarades",
                        "fa": "ساعت‌های GPU گزارش‌شده"},
     "implied_mfu": {"en": "Implied MFU", "ca": "MFU implícit", "fa": "MFU ضمنی"},

@@ -47,9 +47,10 @@ LABELS = {
 }
 
 POINT_NAMES = {
-    "decode": {"en": "Decode, batch {b}", "ca": "Decode (lot: {b})", "fa": "رمزگشایی، دستهٔ {b}"},
-    "ridge": {"en": "Decode at the ridge, batch {b}", "ca": "Decode al colze (lot: {b})",
-              "fa": "رمزگشایی در نقطهٔ شکست، دستهٔ {b}"},
+    "decode": {"en": "Decode, batch {b}", "ca": "Descodificació (lot: {b})",
+               "fa": "تولید توکن، دستهٔ {b}"},
+    "ridge": {"en": "Decode at the ridge, batch {b}", "ca": "Descodificació al colze (lot: {b})",
+              "fa": "تولید توکن در نقطهٔ شکست، دستهٔ {b}"},
     "training": {"en": "Training, {t} tokens", "ca": "Entrenament, {t} tokens",
                  "fa": "آموزش، {t} توکن"},
 }

@@ -61,7 +61,7 @@ _TERMS = {
     "below_peak": {"en": "Kernels below peak", "ca": "Kernels per sota del pic",
                    "fa": "کرنل‌های کمتر از اوج"},
     "recompute": {"en": "Recomputed forward (checkpointing)",
-                  "ca": "Forward recalculat (checkpointing)",
+                  "ca": "Forward recalculat (recàlcul)",
                   "fa": "تکرار گذر رو به جلو (بازمحاسبه)"},
     "bubble": {"en": "Pipeline bubble", "ca": "Bombolla del pipeline", "fa": "حباب خط لوله"},
     "exposed_comm": {"en": "Exposed communication", "ca": "Comunicació no amagada",
@@ -98,7 +98,7 @@ _REMEDIES = {
     "failures": {
         "en": "asynchronous checkpoints at Young's interval, finding bad nodes automatically, "
               "fast restarts",
-        "ca": "checkpoints asíncrons a l'interval de Young, detecció automàtica de nodes "
+        "ca": "punts de control asíncrons a l'interval de Young, detecció automàtica de nodes "
               "defectuosos, reinicis ràpids",
         "fa": "چک‌پوینت ناهمگام با بازهٔ یانگ، شناسایی خودکار گره‌های معیوب، راه‌اندازی "
               "دوبارهٔ سریع"},
@@ -113,14 +113,14 @@ _LABELS = {
     "from_terms": {"en": "From the terms: useful / step", "ca": "Dels termes: útil / pas",
                    "fa": "از اجزا: مفید / گام"},
     "from_flops": {"en": "From the FLOPs: model FLOPs / (step × GPUs × peak)",
-                   "ca": "Dels FLOPs: FLOPs del model / (pas × GPU × pic)",
+                   "ca": "Dels FLOP: FLOP del model / (pas × GPU × pic)",
                    "fa": "از FLOPها: FLOPهای مدل / (گام × GPUها × اوج)"},
     "rank": {"en": "Rank", "ca": "Ordre", "fa": "رتبه"},
     "before": {"en": "Now", "ca": "Ara", "fa": "اکنون"},
     "after": {"en": "After removing the largest", "ca": "Després de treure el més gran",
               "fa": "پس از حذف بزرگ‌ترین"},
     "ours": {"en": "This model", "ca": "Aquest model", "fa": "این مدل"},
-    "widget": {"en": "Catalan chapter's widget", "ca": "Giny del capítol en català",
+    "widget": {"en": "Catalan chapter's widget", "ca": "Figura interactiva del capítol català",
                "fa": "ابزارک فصل به زبان کاتالان"},
     "step_row": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
     "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},

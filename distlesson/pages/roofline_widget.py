@@ -57,29 +57,29 @@ _WORDS = {
     "widget": {"en": "Roofline explorer", "ca": "Explorador del sostre",
                "fa": "کاوشگر نمودار سقف"},
     "gpu": {"en": "GPU", "ca": "GPU", "fa": "GPU"},
-    "batch": {"en": "Decode batch (sequences)", "ca": "Lot de decode (seqüències)",
+    "batch": {"en": "Decode batch (sequences)", "ca": "Lot de descodificació (seqüències)",
               "fa": "دستهٔ رمزگشایی (تعداد دنباله)"},
     "ridge": {"en": "Ridge point (FLOP/byte)", "ca": "Colze (FLOP/byte)",
               "fa": "نقطهٔ شکست (FLOP بر بایت)"},
     "decode_intensity": {"en": "Decode intensity (FLOP/byte)",
-                         "ca": "Intensitat del decode (FLOP/byte)",
+                         "ca": "Intensitat de la descodificació (FLOP/byte)",
                          "fa": "شدت محاسباتی رمزگشایی (FLOP بر بایت)"},
-    "decode_share": {"en": "Decode, share of peak", "ca": "Decode, fracció del pic",
+    "decode_share": {"en": "Decode, share of peak", "ca": "Descodificació, fracció del pic",
                      "fa": "رمزگشایی، سهم از اوج"},
     "training_intensity": {"en": "Training intensity (FLOP/byte)",
                            "ca": "Intensitat de l'entrenament (FLOP/byte)",
                            "fa": "شدت محاسباتی آموزش (FLOP بر بایت)"},
     "training_share": {"en": "Training, share of peak", "ca": "Entrenament, fracció del pic",
                        "fa": "آموزش، سهم از اوج"},
-    "decode_bound": {"en": "Decode is limited by", "ca": "El decode està limitat per",
+    "decode_bound": {"en": "Decode is limited by", "ca": "La descodificació està limitada per",
                      "fa": "محدودیت رمزگشایی"},
     "plot": {"en": "The chosen GPU's roofline on log-log axes, with the decode and the "
                    "training points",
-             "ca": "El sostre de la GPU triada en eixos logarítmics, amb els punts del "
-                   "decode i de l'entrenament",
+             "ca": "El sostre de la GPU triada en eixos logarítmics, amb els punts de la "
+                   "descodificació i de l'entrenament",
              "fa": "نمودار سقف GPU انتخاب‌شده روی محورهای لگاریتمی، با نقطه‌های رمزگشایی و "
                    "آموزش"},
-    "decode": {"en": "Decode", "ca": "Decode", "fa": "رمزگشایی"},
+    "decode": {"en": "Decode", "ca": "Descodificació", "fa": "تولید توکن"},
     "training": {"en": "Training", "ca": "Entrenament", "fa": "آموزش"},
 }
 

@@ -108,6 +108,8 @@ _CODE = re.compile(
 _SCRIPT = re.compile(r"<script\b(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
 _ATTRIBUTE = re.compile(r'\b(?:aria-label|title|alt|placeholder|data-[\w-]+)="([^"]*)"')
 _TAG = re.compile(r"<[^>]+>")
+# inline elements join the text around them ("(<em>offload</em>)"); the others separate it
+_INLINE = re.compile(r"</?(?:a|em|strong|b|i|span|sup|sub|abbr|mark|small|q)\b[^>]*>")
 
 
 _IDENTIFIER = re.compile(r"[a-z0-9_.:#/-]*")  # a key or an id in a widget's data, never shown
@@ -152,7 +154,7 @@ def visible_text(page: str) -> str:
             parts += _data_text(value)
         elif not _IDENTIFIER.fullmatch(value):
             parts.append(value)
-    parts.append(_TAG.sub(" ", page))
+    parts.append(_TAG.sub(" ", _INLINE.sub("", page)))
     text = html.unescape("\n".join(parts))
     return re.sub(r"[ \t]+", " ", text)
 
