@@ -76,16 +76,16 @@ _REMEDIES = {
         "en": "fused kernels, FlashAttention, matrix shapes that fill the tensor cores",
         "ca": "kernels fusionats, FlashAttention, matrius amb formes que omplin els "
               "tensor cores",
-        "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تانسوری "
+        "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تنسوری "
               "را پر کند"},
     "recompute": {
         "en": "selective recomputation: recompute only what is cheap to redo",
         "ca": "recàlcul selectiu: tornar a calcular només allò que surt barat",
-        "fa": "بازمحاسبهٔ گزینشی: فقط آنچه دوباره‌ساختنش ارزان است"},
+        "fa": "بازمحاسبهٔ انتخابی: فقط آنچه دوباره‌ساختنش ارزان است"},
     "bubble": {
         "en": "more micro-batches, an interleaved or zero-bubble schedule, fewer stages",
         "ca": "més microlots, una planificació intercalada o de bombolla zero, menys etapes",
-        "fa": "ریزدسته‌های بیشتر، زمان‌بندی درهم‌تنیده یا بدون حباب، مراحل کمتر"},
+        "fa": "ریزدسته‌های بیشتر، زمان‌بندی درهم‌تنیده یا بی‌حباب، مرحله‌های کمتر"},
     "exposed_comm": {
         "en": "overlap it with compute, keep TP inside the node, avoid ZeRO-3 across nodes",
         "ca": "solapar-la amb el càlcul, mantenir el TP dins del node, evitar ZeRO-3 entre "
@@ -121,7 +121,7 @@ _LABELS = {
               "fa": "پس از حذف بزرگ‌ترین"},
     "ours": {"en": "This model", "ca": "Aquest model", "fa": "این مدل"},
     "widget": {"en": "Catalan chapter's widget", "ca": "Figura interactiva del capítol català",
-               "fa": "ابزارک فصل به زبان کاتالان"},
+               "fa": "ابزار تعاملی فصل کاتالانی"},
     "step_row": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
     "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
     "bar": {"en": "Llama 3.1 405B, one step", "ca": "Llama 3.1 405B, un pas",

@@ -104,7 +104,7 @@ SIM_LABELS = {
                   "fa": "بیشترین اختلاف نسبی با یک دستگاه"},
     "all_reduces": {"en": "All-reduces", "ca": "All-reduces", "fa": "تعداد all-reduce"},
     "sent_rank": {"en": "Sent per rank", "ca": "Enviat per rang", "fa": "ارسال هر رنک"},
-    "micro_steps": {"en": "Micro-steps k", "ca": "Micropassos k", "fa": "گام‌های خرد k"},
+    "micro_steps": {"en": "Micro-steps k", "ca": "Micropassos k", "fa": "ریزگام‌ها k"},
     "every_micro": {"en": "All-reduce after each", "ca": "All-reduce després de cadascun",
                     "fa": "all-reduce پس از هر گام"},
     "accumulated": {"en": "Accumulate, then all-reduce", "ca": "Acumular i després all-reduce",
