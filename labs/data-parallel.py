@@ -400,7 +400,7 @@ for ranks in (2, 8, 64, 1024):
         f"{ranks=}: {per_rank} != {ring_bytes('all_reduce', grad_bytes, ranks)}")
     rows.append((n(ranks), format_quantity(per_rank, "GB", LOCALE, digits=1),
                  n(per_rank / grad_bytes, 3)))
-table([t("ranks"), f"{model.display_name}: {t('sent_rank')}", t("sent_ratio")], rows,
+table([t("ranks"), f"{t('sent_rank')} ({model.display_name})", t("sent_ratio")], rows,
       [True, True, True])
 
 # %% [markdown] lang="en"

@@ -290,7 +290,7 @@ for count in (BLOCK, BLOCK + 1):
         f"{count=}: {my_adam8bit_bytes(count)} != {library}")
     rows.append((format_number(count, LOCALE),
                  format_number(float(Fraction(library, count)), LOCALE, digits=4)))
-table([t("params"), f"{OPTIMIZER_NAMES['adam8bit'][LOCALE]}: {t('bpp')}"], rows,
+table([t("params"), f"{t('bpp')} ({OPTIMIZER_NAMES['adam8bit'][LOCALE]})"], rows,
       [True, True])
 
 # %% [markdown] lang="en"

@@ -432,7 +432,7 @@ for tp in (2, 4, 8):
         f"{tp=}: {mine} != {tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)}")
     rows.append((format_number(tp, LOCALE), format_quantity(mine, "MB", LOCALE),
                  format_quantity(mine * model.num_layers, "GB", LOCALE, digits=1)))
-table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_micro_batch')}"],
+table([t("tp_degree"), t("sent_gpu_layer"), f"{t('comm_micro_batch')} ({model.display_name})"],
       rows, [True, True, True])
 print(f"{t('tokens')}: {format_number(SEQ * MICRO_BATCH, LOCALE)}")
 nvlink, network = get_interconnect("nvlink4"), get_interconnect("ib-ndr")

@@ -35,6 +35,10 @@ def test_numbers_read_with_a_vowel_first(integer, vowel):
     ("de\n11,1 minuts", "d'11,1 minuts"),  # a line break in the source
     ("onde 1", "onde 1"),  # not the word "de"
     ("de 1F1B", "de 1F1B"),  # a name, not a number
+    ("de 8 GPU", "de 8 GPU"),  # vuit: a consonant
+    ("dins de 1,0 × 10", "dins d'1,0 × 10"),  # u coma zero
+    ("de 18 etapes", "de 18 etapes"),  # divuit
+    ("del 1,5 %", "de l'1,5 %"),  # u coma cinc
 ])
 def test_elide(text, expected):
     assert elide(text) == expected
