@@ -88,7 +88,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "unreadable": {"en": "This is not a number I can read: write it like {example}.",
                    "ca": "No puc llegir aquest nombre: escriviu-lo com ara {example}, amb la "
                          "coma per als decimals.",
-                   "fa": "این را نمی‌توان عدد خواند: آن را مثلاً به شکل {example} بنویسید."},
+                   "fa": "این ورودی عدد معتبری نیست: آن را مثلاً به شکل {example} بنویسید."},
     "goal_todo": {"en": "Not reached yet.", "ca": "Encara no s'ha assolit.",
                   "fa": "هنوز به این هدف نرسیده‌اید."},
     "goal_done": {"en": "Reached in a widget: {pp} stages, {m} micro-batches, {schedule}.",

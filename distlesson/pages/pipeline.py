@@ -60,7 +60,7 @@ _LABELS = {
     "stages": {"en": "Stages p", "ca": "Etapes p", "fa": "مرحله‌ها p"},
     "fewest": {"en": "Fewest microbatches", "ca": "Mínim de microlots", "fa": "کمترین ریزدسته"},
     "bubble": {"en": "Bubble", "ca": "Bombolla", "fa": "حباب"},
-    "one_fewer": {"en": "With one fewer", "ca": "Amb un menys", "fa": "با یکی کمتر"},
+    "one_fewer": {"en": "With one fewer", "ca": "Amb un de menys", "fa": "با یکی کمتر"},
 }
 _NAMES = {
     "gpipe": {"en": "GPipe", "ca": "GPipe", "fa": "GPipe"},

@@ -68,8 +68,8 @@ _WORDS = {
         "ca": "{name} necessita que el nombre de microlots sigui múltiple del nombre "
               "d'etapes: {m} no és múltiple de {p}. Trieu altres valors o una altra "
               "planificació.",
-        "fa": "{name} لازم دارد تعداد ریزدسته‌ها مضربی از تعداد مرحله‌ها باشد: {m} مضربی از "
-              "{p} نیست. عددهای دیگر یا زمان‌بندی دیگری را انتخاب کنید.",
+        "fa": "در {name}، تعداد ریزدسته‌ها باید مضربی از تعداد مرحله‌ها باشد: {m} مضربی از "
+              "{p} نیست. عدد دیگری یا زمان‌بندی دیگری انتخاب کنید.",
     },
     "microbatch": {"en": "microbatch", "ca": "microlot", "fa": "ریزدسته"},
     "chunk": {"en": "chunk", "ca": "tros", "fa": "تکه"},

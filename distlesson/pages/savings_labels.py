@@ -138,7 +138,7 @@ TERMS = {
                                "fa": "ماسک dropout توجه"},
     "first linear input": {"ca": "entrada de la primera capa lineal",
                            "fa": "ورودی لایهٔ خطی اول"},
-    "GeLU input": {"ca": "entrada de la GeLU", "fa": "ورودی GeLU"},
+    "GeLU input": {"ca": "entrada de la GELU", "fa": "ورودی GELU"},
     "second linear input": {"ca": "entrada de la segona capa lineal",
                             "fa": "ورودی لایهٔ خطی دوم"},
     "MLP dropout mask": {"ca": "màscara de dropout de l'MLP", "fa": "ماسک dropout در MLP"},

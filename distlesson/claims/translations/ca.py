@@ -92,8 +92,8 @@ CLAIMS: dict[str, dict[str, str]] = {
             "i {{ claim.fa_states_before_activations.with_master }} amb la còpia mestra en "
             "fp32 de la precisió mixta: en tots dos casos, més que els "
             "{{ claim.fa_states_before_activations.gpu_memory }} d'una A100, de manera que no "
-            "queda espai per a les activacions. La suma de la font arrossega el recompte a la "
-            "baixa dels moments d'Adam."
+            "queda espai per a les activacions. La suma de la font hereta el recompte erroni "
+            "dels moments d'Adam."
         ),
     },
     "fa_mixed_precision_savings": {

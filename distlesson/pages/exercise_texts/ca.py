@@ -106,7 +106,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "esperen.\n\n"
             "Per a Llama 3 70B amb seqüències de {{ par.seq_len }} tokens repartides entre "
             "{{ par.tp_degree }} GPU, cada GPU envia {{ par.tp_layer_bytes }} per capa i "
-            "microlot. Per NVLink ({{ par.nvlink_bw }}) això representa "
+            "microlot. Per NVLink ({{ par.nvlink_bw }}) això representa un "
             "{{ par.tp_nvlink_share }} del càlcul de la capa; per InfiniBand "
             "({{ par.ib_bw }} per GPU), {{ par.tp_ib_ratio }} el càlcul: el pas es passaria "
             "la major part del temps esperant. El paral·lelisme de dades envia un cop per "
