@@ -11,6 +11,8 @@ from distlesson.render.numbers import (
     format_number,
     format_percent,
     format_quantity,
+    list_comma,
+    numbered,
 )
 
 
@@ -114,3 +116,20 @@ def test_bad_input_is_named(bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name if name != "value" else "finite"):
         format_quantity(args["value"], args["unit"], args["locale"])
+
+
+@pytest.mark.parametrize(
+    ("word", "locale", "expected"),
+    [
+        ("Stage", "en", "Stage 3"),
+        ("Etapa", "ca", "Etapa 3"),
+        ("مرحله", "fa", "مرحلهٔ ۳"),  # the ezafe «ٔ» links the noun to its number
+        ("گام", "fa", "گام ۳"),  # no final «ه»: the ezafe is not written
+    ],
+)
+def test_numbered(word, locale, expected):
+    assert numbered(word, 3, locale) == expected
+
+
+def test_list_comma():
+    assert [list_comma(loc) for loc in ("en", "ca", "fa")] == [", ", ", ", "، "]

@@ -35,6 +35,8 @@ __all__ = [
     "format_percent",
     "format_quantity",
     "format_scientific",
+    "list_comma",
+    "numbered",
     "to_locale_digits",
 ]
 
@@ -129,6 +131,20 @@ def format_quantity(value: float, unit: str, locale: str, *, digits: int = 0) ->
         return number
     attached = unit in _ATTACHED[locale]
     return f"{number}{label}" if attached else f"{number}\u00a0{label}"
+
+
+def list_comma(locale: str) -> str:
+    """The comma between the parts of a label: Persian has its own («،»)."""
+    return "، " if check_locale(locale) == "fa" else ", "
+
+
+def numbered(word: str, number: int, locale: str) -> str:
+    """A noun and its number, «Stage 1», «Etapa 1», «مرحلهٔ ۱»: Persian links a noun to
+    the number that follows with the ezafe, written «ٔ» after a final «ه»."""
+    text = format_number(number, locale)
+    if locale == "fa" and word.endswith("ه"):
+        word += "\u0654"
+    return f"{word} {text}"
 
 
 def format_money(dollars: float, locale: str, *, digits: int = 2) -> str:
