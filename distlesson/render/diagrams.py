@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 
 import matplotlib
 
-from distlesson.render.diagram_ring import Canvas, check_count, ring_allreduce_diagram, words
+from distlesson.render.diagram_ring import (
+    Canvas,
+    check_count,
+    ring_allreduce_diagram,
+    unit_fraction,
+    words,
+)
 from distlesson.render.palette import DIMENSIONS, MEMORY_PARTS, YELLOW, colours
 from distlesson.render.svg import INK, STYLE
 
@@ -198,7 +205,8 @@ def fsdp_diagram(n: int = 4, *, locale: str, labels: Mapping[str, str] | None = 
                                         (w["grads"], _STATE_COLOURS[1]),
                                         (w["optimizer"], _STATE_COLOURS[2]),
                                         (w["not_held"], None)])
-        c.text((left + x) / 2, 0.2, w["note"].format(frac=f"{c.num(1)}/{c.num(n)}"), size=10)
+        note = w["note"].format(frac=unit_fraction(Fraction(1, n), c))
+        c.text((left + x) / 2, 0.2, note, size=10)
         return c.svg(name=f"fsdp-{locale}", title=w["title"].format(n=c.num(n)))
 
 
