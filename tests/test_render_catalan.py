@@ -2,7 +2,7 @@
 
 import pytest
 
-from distlesson.render.catalan import elide, elide_html, starts_with_vowel
+from distlesson.render.catalan import elide, elide_html, feminine_article, starts_with_vowel
 
 
 @pytest.mark.parametrize(("integer", "vowel"), [
@@ -49,3 +49,14 @@ def test_elide_html_leaves_code_and_tags_alone():
             '<td class="de 1">del 1 %</td>')
     assert elide_html(html) == ('<p>és d\'11,1 minuts</p><code>de 1</code>'
                                 '<pre><span>de 11</span></pre><td class="de 1">de l\'1 %</td>')
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("H100 SXM", "l'H100 SXM"),  # hac
+    ("A100 80GB", "l'A100 80GB"),  # a
+    ("MI300X", "l'MI300X"),  # ema
+    ("B200", "la B200"),  # be
+    ("GB200 NVL72", "la GB200 NVL72"),  # ge
+])
+def test_feminine_article_before_a_gpu_name(name, expected):
+    assert feminine_article(name) == expected

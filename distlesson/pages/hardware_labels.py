@@ -22,7 +22,7 @@ LABELS = {
     "intensity": {"en": "Intensity (FLOP/byte)", "ca": "Intensitat (FLOP/byte)",
                   "fa": "شدت حسابی (FLOP بر بایت)"},
     "attainable": {"en": "Attainable", "ca": "Assolible", "fa": "کارایی دست‌یافتنی"},
-    "share": {"en": "Share of the {gpu}'s peak", "ca": "Fracció del pic de la {gpu}",
+    "share": {"en": "Share of the {gpu}'s peak", "ca": "Fracció del pic de {la_gpu}",
               "fa": "سهم از اوج {gpu}"},
     "bound": {"en": "Limited by", "ca": "Limitat per", "fa": "محدودیت"},
     "memory_bound": {"en": "memory bandwidth", "ca": "l'amplada de banda",
@@ -41,8 +41,8 @@ LABELS = {
                "fa": "TFLOP بر ثانیهٔ دست‌یافتنی"},
     "title": {"en": "Rooflines of the catalogue's GPUs (bf16, dense)",
               "ca": "El sostre de les GPU del catàleg (bf16, dens)",
-              "fa": "نمودار سقف (roofline) برای GPUهای کاتالوگ (bf16، چگال)"},
-    "corner": {"en": "ridge of the {gpu}: {x} FLOP/byte", "ca": "colze de la {gpu}: {x} FLOP/byte",
+              "fa": "نمودار roofline برای GPUهای کاتالوگ (bf16، چگال)"},
+    "corner": {"en": "ridge of the {gpu}: {x} FLOP/byte", "ca": "colze de {la_gpu}: {x} FLOP/byte",
                "fa": "نقطهٔ شکست {gpu}: {x} FLOP بر بایت"},
 }
 

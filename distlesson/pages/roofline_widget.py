@@ -55,7 +55,7 @@ LEFT, RIGHT, TOP, BOTTOM = 64, 30, 12, 46
 
 _WORDS = {
     "widget": {"en": "Roofline explorer", "ca": "Explorador del sostre",
-               "fa": "کاوشگر نمودار سقف"},
+               "fa": "کاوشگر نمودار roofline"},
     "gpu": {"en": "GPU", "ca": "GPU", "fa": "GPU"},
     "batch": {"en": "Decode batch (sequences)", "ca": "Lot de descodificació (seqüències)",
               "fa": "دستهٔ تولید توکن (تعداد دنباله)"},
@@ -77,8 +77,8 @@ _WORDS = {
                    "training points",
              "ca": "El sostre de la GPU triada en eixos logarítmics, amb els punts de la "
                    "descodificació i de l'entrenament",
-             "fa": "نمودار سقف GPU انتخاب‌شده روی محورهای لگاریتمی، با نقطه‌های تولید توکن و "
-                   "آموزش"},
+             "fa": "نمودار roofline برای GPU انتخاب‌شده روی محورهای لگاریتمی، با نقطه‌های "
+                   "تولید توکن و آموزش"},
     "decode": {"en": "Decode", "ca": "Descodificació", "fa": "تولید توکن"},
     "training": {"en": "Training", "ca": "Entrenament", "fa": "آموزش"},
 }

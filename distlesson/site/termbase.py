@@ -3,9 +3,10 @@ page of that language may not use.
 
 :func:`load` reads the concepts; :func:`forbidden_variants` finds the forbidden variants in a
 text; :func:`visible_text` turns a built page into the text a reader sees or hears (prose,
-tables, SVG text, labels and titles, widget messages), without code; :func:`notebook_text`
-does the same for a notebook (its markdown cells and its comments). The tests run them over
-the built site, the notebooks and the label dictionaries (tests/test_site_termbase.py).
+tables, SVG text, labels and titles, widget messages), without code or the titles of cited
+works; :func:`notebook_text` does the same for a notebook (its markdown cells and its
+comments). The tests run them over the built site, the notebooks and the label dictionaries
+(tests/test_site_termbase.py).
 """
 
 from __future__ import annotations
@@ -105,6 +106,8 @@ _CODE = re.compile(
     r'|<div class="(?:highlight|jp-InputArea)[^"]*"[^>]*>.*?</div>',
     re.S,
 )
+# a cited work's title (the link text of a reference to another site) is in its own language
+_EXTERNAL_LINK = re.compile(r'<a\b[^>]*href="https?://[^"]*"[^>]*>.*?</a>', re.S)
 _SCRIPT = re.compile(r"<script\b(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
 _ATTRIBUTE = re.compile(r'\b(?:aria-label|title|alt|placeholder|data-[\w-]+)="([^"]*)"')
 _TAG = re.compile(r"<[^>]+>")
@@ -148,6 +151,7 @@ def visible_text(page: str) -> str:
             parts += _data_text(html.unescape(script.group("body")))
     page = _SCRIPT.sub(" ", page)
     page = _CODE.sub(" ", page)
+    page = _EXTERNAL_LINK.sub(" ", page)
     for value in _ATTRIBUTE.findall(page):
         value = html.unescape(value)
         if value[:1] in "{[":
