@@ -202,7 +202,7 @@ for name, build in MINE.items():
 #[fa] مرحله‌ها و ریزدسته‌ها از یک شمرده می‌شوند، مانند نمودارهای پایین؛ نام هر عملیات
 #[fa] (F1، B1) مثل کد و با رقم‌های لاتین نوشته می‌شود، در همهٔ زبان‌ها
 def show(row):
-    return " ".join(f"{kind}{i + 1}" for kind, i in row)
+    return "`" + " ".join(f"{kind}{i + 1}" for kind, i in row) + "`"
 
 
 table([t("stage"), "1F1B"], [(n(s + 1), show(row)) for s, row in enumerate(my_1f1b(P, M))],
