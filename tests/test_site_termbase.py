@@ -38,6 +38,17 @@ def test_built_page_uses_no_forbidden_variant(page, locale):
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())
+def test_site_chrome_shows_no_english_interface_string(page, locale):
+    """Around the article: header, navigation, footer (Material's and the site's own)."""
+    html = _built(page, locale)
+    chrome = html[:html.index("<article")] + html[html.rindex("</article>"):]
+    interface = tuple(c for c in termbase.load() if c.id == "interface")
+    found = termbase.forbidden_variants(termbase.visible_text(chrome), locale, interface)
+    assert not found, f"{locale}/{page}:\n{_report(found)}"
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
 @pytest.mark.parametrize("lab", sorted(p.stem for p in (ROOT / "labs").glob("*.py")))
 def test_notebook_uses_no_forbidden_variant(lab, locale):
     """The notebook readers download: its markdown cells and its code's comments."""
