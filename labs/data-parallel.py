@@ -117,8 +117,8 @@ def nbytes(value):
 # %% [markdown] lang="ca"
 # ## El model i un lot
 #
-# El model és el petit MLP de dues capes de la biblioteca, escrit en numpy i amb la passada
-# enrere feta a mà (`distlesson.parallel.toy_mlp`). La seva pèrdua és la meitat de l'error quadràtic
+# El model és el petit MLP de dues capes de la biblioteca, escrit en numpy i amb el backward
+# fet a mà (`distlesson.parallel.toy_mlp`). La seva pèrdua és la meitat de l'error quadràtic
 # sumat sobre les sortides, i se'n fa la mitjana sobre els exemples. La mida del model aquí
 # no importa: el que importa és que la pèrdua és una *mitjana sobre els exemples del lot*.
 # La mida del lot s'ha triat expressament perquè no es pugui repartir a parts iguals entre
@@ -258,7 +258,7 @@ assert errors["mean_of_means"] > 1e3 * errors["weighted_sum"], (
 # %% [markdown] lang="ca"
 # La suma ponderada només difereix del lot sencer en l'arrodoniment de coma flotant (les
 # sumes es fan en un altre ordre); l'error de la mitjana simple és uns quants ordres de
-# magnitud més gran. Els frameworks eviten el problema donant a tots els rangs el mateix
+# magnitud més gran. Els entorns d'entrenament eviten el problema donant a tots els rangs el mateix
 # nombre d'exemples.
 #
 # ## L'all-reduce en anell
@@ -278,7 +278,7 @@ assert errors["mean_of_means"] > 1e3 * errors["weighted_sum"], (
 
 # %% [markdown] lang="fa"
 # مجموع وزن‌دار فقط به اندازهٔ خطای گردکردن ممیز شناور با کل دسته فرق دارد (جمع‌ها به ترتیب
-# دیگری انجام می‌شوند)؛ خطای میانگین ساده چندین مرتبهٔ بزرگی بیشتر است. فریم‌ورک‌ها با دادن
+# دیگری انجام می‌شوند)؛ خطای میانگین ساده چندین مرتبهٔ بزرگی بیشتر است. چارچوب‌ها با دادن
 # تعداد نمونهٔ یکسان به همهٔ رنک‌ها اصلاً با این مشکل روبه‌رو نمی‌شوند.
 #
 # ## all-reduce حلقوی
@@ -400,7 +400,7 @@ for ranks in (2, 8, 64, 1024):
         f"{ranks=}: {per_rank} != {ring_bytes('all_reduce', grad_bytes, ranks)}")
     rows.append((n(ranks), format_quantity(per_rank, "GB", LOCALE, digits=1),
                  n(per_rank / grad_bytes, 3)))
-table([t("ranks"), f"{model.display_name}: {t('sent_rank')}", t("sent_ratio")], rows,
+table([t("ranks"), f"{t('sent_rank')} ({model.display_name})", t("sent_ratio")], rows,
       [True, True, True])
 
 # %% [markdown] lang="en"

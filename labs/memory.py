@@ -165,7 +165,7 @@ assert FORMAT_BYTES["fp32"] == FP32.bytes and FORMAT_BYTES["bf16"] == BF16.bytes
 #
 # L'entrenament guarda quatre coses per a cada paràmetre:
 #
-# - els **pesos**, que llegeixen les passades endavant i enrere;
+# - els **pesos**, que llegeixen el forward i el backward;
 # - els **gradients** d'aquests pesos;
 # - en precisió mixta, una **còpia mestra** dels pesos en fp32, que és la que actualitza
 #   l'optimitzador (bf16 té massa pocs bits de mantissa per absorbir actualitzacions petites);
@@ -231,7 +231,7 @@ table([t("preset"), t("weights"), t("grads"), t("master"), t("optimizer"), t("to
 
 # %% [markdown] lang="ca"
 # La biblioteca respon la mateixa pregunta amb `bytes_per_param`, que retorna un desglossament
-# (en fraccions exactes, no en floats). Compareu-ne tots els camps, per a cada recepta i cada
+# (en fraccions exactes, no en coma flotant). Compareu-ne tots els camps, per a cada recepta i cada
 # optimitzador:
 
 # %% [markdown] lang="fa"
@@ -290,7 +290,7 @@ for count in (BLOCK, BLOCK + 1):
         f"{count=}: {my_adam8bit_bytes(count)} != {library}")
     rows.append((format_number(count, LOCALE),
                  format_number(float(Fraction(library, count)), LOCALE, digits=4)))
-table([t("params"), f"{OPTIMIZER_NAMES['adam8bit'][LOCALE]}: {t('bpp')}"], rows,
+table([t("params"), f"{t('bpp')} ({OPTIMIZER_NAMES['adam8bit'][LOCALE]})"], rows,
       [True, True])
 
 # %% [markdown] lang="en"
@@ -369,7 +369,7 @@ table([t("model"), t("params"), t("total"),
 # paral·lelisme de dades; la segona, també els gradients; i la tercera, a més, els pesos:
 
 # %% [markdown] lang="fa"
-# نگه‌داشتن حالت‌ها تازه حداقلِ کار است: فعال‌سازی‌ها، بافرهای موقت و تکه‌تکه‌شدن حافظه
+# نگه‌داشتن حالت‌ها تازه حداقلِ کار است: فعال‌سازی‌ها، بافرهای موقت و چندپارگی حافظه
 # (fragmentation) هم جا می‌خواهند، پس اجراهای واقعی به GPUهایی بیش از عدد ستون آخر نیاز دارند.
 #
 # حالا حالت‌های Llama 3 70B را با هر یک از مرحله‌های ZeRO میان `DP` GPU تقسیم کنید. مرحلهٔ اول
@@ -418,7 +418,7 @@ table([t("zero_stage"), t("weights"), t("grads"), t("master"), t("optimizer"), t
 # %% [markdown] lang="ca"
 # ## Què estalvia la precisió mixta
 #
-# Passar de fp32 a bf16 redueix a la meitat els bytes dels pesos i dels gradients, i és
+# Passar d'fp32 a bf16 redueix a la meitat els bytes dels pesos i dels gradients, i és
 # temptador esperar que la memòria també es redueixi a la meitat. Compareu els totals de les
 # receptes:
 

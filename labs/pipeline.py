@@ -195,11 +195,14 @@ for name, build in MINE.items():
         f"{name=}: {len(my_schedule)} != {len(library_schedule)}")
 
 
-#[en] stages and micro-batches counted from one, as in the charts below
-#[ca] les etapes i els microlots es compten a partir d'u, com als gràfics de més avall
-#[fa] مرحله‌ها و ریزدسته‌ها از یک شمرده می‌شوند، مانند نمودارهای پایین
+#[en] stages and micro-batches counted from one, as in the charts below; an operation's
+#[en] name (F1, B1) is written like code, in Latin digits, in every language
+#[ca] les etapes i els microlots es compten a partir d'u, com als gràfics de més avall; el
+#[ca] nom d'una operació (F1, B1) s'escriu com el codi, amb xifres llatines, en tots els idiomes
+#[fa] مرحله‌ها و ریزدسته‌ها از یک شمرده می‌شوند، مانند نمودارهای پایین؛ نام هر عملیات
+#[fa] (F1، B1) مثل کد و با رقم‌های لاتین نوشته می‌شود، در همهٔ زبان‌ها
 def show(row):
-    return " ".join(f"{kind}{n(i + 1)}" for kind, i in row)
+    return "`" + " ".join(f"{kind}{i + 1}" for kind, i in row) + "`"
 
 
 table([t("stage"), "1F1B"], [(n(s + 1), show(row)) for s, row in enumerate(my_1f1b(P, M))],

@@ -45,10 +45,10 @@
 #
 # موازی‌سازی تنسوری هر ماتریس وزن یک لایه را میان چند GPU تقسیم می‌کند، طوری که هیچ GPUای یک
 # ماتریس کامل را نگه ندارد یا در آن ضرب نکند. اگر این کار ساده‌انگارانه انجام شود، پس از هر ضرب
-# ماتریسی به ارتباط نیاز دارد. چینش Megatron-LM برای کل یک MLP فقط یک all-reduce لازم دارد:
+# ماتریسی به ارتباط نیاز دارد. چیدمان Megatron-LM برای کل یک MLP فقط یک all-reduce لازم دارد:
 # ماتریس‌های اول را ستونی و ماتریس آخر را سطری تقسیم کنید، و هر چه میان آن‌هاست محلی می‌ماند.
 #
-# در این آزمایشگاه این چینش را برای MLP از نوع SwiGLU در Llama 3 با numpy می‌سازید، بررسی
+# در این آزمایشگاه این چیدمان را برای MLP از نوع SwiGLU در Llama 3 با numpy می‌سازید، بررسی
 # می‌کنید که دقیقاً همان چیزی را حساب می‌کند که یک دستگاه حساب می‌کند، می‌بینید چرا ترتیب برعکس
 # کار نمی‌کند، و آنچه را می‌فرستد می‌شمارید. هر گام با یک `assert` در برابر کتابخانهٔ
 # `distlesson` تمام می‌شود؛ سایت این نوت‌بوک را در هر بار ساخت اجرا می‌کند.
@@ -332,7 +332,7 @@ table([t("check"), t("max_error")],
 #
 # ## در برابر کتابخانه
 #
-# تابع `megatron_mlp` کتابخانه همین چینش را اجرا می‌کند: هر رنک MLP تک‌دستگاهی را روی شارد خودش
+# تابع `megatron_mlp` کتابخانه همین چیدمان را اجرا می‌کند: هر رنک MLP تک‌دستگاهی را روی شارد خودش
 # از وزن‌ها اعمال می‌کند (شاردی از یک MLP خودش یک MLP کوچک‌تر است)، و سپس یک all-reduce.
 # خروجی‌ها، تعداد all-reduceها و بایت‌هایش را با نسخهٔ خودتان مقایسه کنید. سپس گذر رو به عقب: با
 # همان استدلال، هر رنک از MLP کوچک‌تر خودش مشتق می‌گیرد و گرادیان وزن‌های خودش را مستقیماً به
@@ -432,7 +432,7 @@ for tp in (2, 4, 8):
         f"{tp=}: {mine} != {tp_bytes_per_layer(SEQ, MICRO_BATCH, model.hidden_size, tp)}")
     rows.append((format_number(tp, LOCALE), format_quantity(mine, "MB", LOCALE),
                  format_quantity(mine * model.num_layers, "GB", LOCALE, digits=1)))
-table([t("tp_degree"), t("sent_gpu_layer"), f"{model.display_name}: {t('comm_micro_batch')}"],
+table([t("tp_degree"), t("sent_gpu_layer"), f"{t('comm_micro_batch')} ({model.display_name})"],
       rows, [True, True, True])
 print(f"{t('tokens')}: {format_number(SEQ * MICRO_BATCH, LOCALE)}")
 nvlink, network = get_interconnect("nvlink4"), get_interconnect("ib-ndr")
@@ -465,7 +465,7 @@ assert speedup >= 3, f"{speedup} < 3"
 # %% [markdown] lang="ca"
 # La major part d'aquests bytes són al camí crític: al forward, el producte de matrius següent
 # necessita el resultat de l'all-reduce. Al backward, Megatron-LM solapa l'all-reduce del
-# gradient de l'entrada amb el producte que calcula el gradient dels pesos, i els frameworks
+# gradient de l'entrada amb el producte que calcula el gradient dels pesos, i els entorns d'entrenament
 # ofereixen opcions per solapar més comunicació del paral·lelisme de tensors amb el càlcul
 # (partint els productes en trossos), però només n'amaguen una part. Per això el paral·lelisme
 # de tensors es queda dins d'un sol servidor, on

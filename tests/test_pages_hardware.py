@@ -99,4 +99,4 @@ def test_plot_carries_its_labels(locale):
     for gpu in GPUS.values():
         assert gpu.display_name in svg
     ridge = {"en": "295", "ca": "295", "fa": "۲۹۵"}[locale]
-    assert LABELS["corner"][locale].format(gpu="H100 SXM", x=ridge) in svg
+    assert LABELS["corner"][locale].format(gpu="H100 SXM", la_gpu="l'H100 SXM", x=ridge) in svg

@@ -228,13 +228,14 @@ def test_gantt_one_box_per_op_legend_and_palette():
 
 
 def test_gantt_persian_digits_and_no_wgrad_legend_without_split():
-    labels = {"stage": "مرحله", "time": "زمان", "forward": "پیشرو", "backward": "پسرو",
+    labels = {"stage": "مرحله", "time": "زمان", "forward": "رو به جلو", "backward": "رو به عقب",
               "wgrad": "گرادیان وزن", "idle": "بیکار"}
     svg = gantt_svg(simulate(one_f_one_b(4, 8)), name="fa", title="1F1B", labels=labels,
                     locale="fa")
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
     rli, pdi = "\u2067", "\u2069"  # Persian words in a right-to-left isolate, numbers bare
-    assert {f"{rli}{w}{pdi}" for w in ("مرحله ۱", "مرحله ۴", "زمان", "پیشرو", "بیکار")} \
+    # a stage and its number are joined by the ezafe: «مرحلهٔ ۱»
+    assert {f"{rli}{w}{pdi}" for w in ("مرحلهٔ ۱", "مرحلهٔ ۴", "زمان", "رو به جلو", "بیکار")} \
         | {"۱۲"} <= set(texts)
     assert "گرادیان وزن" not in svg  # no W boxes, no W legend entry
     assert not any(re.search("[0-9]", text) for text in texts)  # Persian digits only

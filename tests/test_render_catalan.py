@@ -2,7 +2,7 @@
 
 import pytest
 
-from distlesson.render.catalan import elide, elide_html, starts_with_vowel
+from distlesson.render.catalan import elide, elide_html, feminine_article, starts_with_vowel
 
 
 @pytest.mark.parametrize(("integer", "vowel"), [
@@ -35,6 +35,10 @@ def test_numbers_read_with_a_vowel_first(integer, vowel):
     ("de\n11,1 minuts", "d'11,1 minuts"),  # a line break in the source
     ("onde 1", "onde 1"),  # not the word "de"
     ("de 1F1B", "de 1F1B"),  # a name, not a number
+    ("de 8 GPU", "de 8 GPU"),  # vuit: a consonant
+    ("dins de 1,0 × 10", "dins d'1,0 × 10"),  # u coma zero
+    ("de 18 etapes", "de 18 etapes"),  # divuit
+    ("del 1,5 %", "de l'1,5 %"),  # u coma cinc
 ])
 def test_elide(text, expected):
     assert elide(text) == expected
@@ -45,3 +49,14 @@ def test_elide_html_leaves_code_and_tags_alone():
             '<td class="de 1">del 1 %</td>')
     assert elide_html(html) == ('<p>és d\'11,1 minuts</p><code>de 1</code>'
                                 '<pre><span>de 11</span></pre><td class="de 1">de l\'1 %</td>')
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("H100 SXM", "l'H100 SXM"),  # hac
+    ("A100 80GB", "l'A100 80GB"),  # a
+    ("MI300X", "l'MI300X"),  # ema
+    ("B200", "la B200"),  # be
+    ("GB200 NVL72", "la GB200 NVL72"),  # ge
+])
+def test_feminine_article_before_a_gpu_name(name, expected):
+    assert feminine_article(name) == expected

@@ -36,7 +36,7 @@ EXPECTED = {
     "ring": {
         "en": ["step 1", "step 6", "reduce-scatter", "all-gather", "rank 1: chunk A", "1/4"],
         "ca": ["pas 1", "pas 6", "reduce-scatter", "all-gather", "rang 1: tros A", "trossos"],
-        "fa": ["گام ۱", "گام ۶", "reduce-scatter", "all-gather", "رنک ۱: تکهٔ الف", "۱/۴"],
+        "fa": ["گام ۱", "گام ۶", "reduce-scatter", "all-gather", "رنک ۱: تکهٔ الف", "یک‌چهارم"],
     },
     "data_parallel": {
         "en": ["GPU 1", "GPU 4", "full model", "local gradient", "all-reduce",
@@ -49,9 +49,10 @@ EXPECTED = {
     "fsdp": {
         "en": ["GPU 4", "all-gather", "reduce-scatter", "forward on", "backward on", "weights",
                "optimizer states", "1/4"],
-        "ca": ["GPU 4", "passada endavant", "passada enrere", "pesos",
-               "estats de l'optimitzador", "1/4"],
-        "fa": ["GPU ۴", "پیش‌رو با", "پس‌رو با", "وزن‌ها", "حالت‌های بهینه‌ساز", "۱/۴"],
+        "ca": ["GPU 4", "forward", "backward", "pesos", "estats de l'optimitzador", "1/4"],
+        # the terms of the termbase; a unit fraction in words («۱/۴» reads as 1.4 in Iran)
+        "fa": ["GPU ۴", "گذر رو به جلو", "گذر رو به عقب", "وزن‌ها", "حالت‌های بهینه‌ساز",
+               "یک‌چهارم"],
     },
     "layout_3d": {
         "en": ["stage 1", "stage 16", "NVLink", "InfiniBand or RoCE", "tensor parallel",

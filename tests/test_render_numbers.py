@@ -1,9 +1,19 @@
 """Numbers formatted per locale; every expected string is written out by hand from CLDR's
 conventions (English 1,120.5; Catalan 1.120,5; Persian ۱٬۱۲۰٫۵ with Persian digits)."""
 
+import re
+
 import pytest
 
-from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.numbers import (
+    UNITS,
+    format_money,
+    format_number,
+    format_percent,
+    format_quantity,
+    list_comma,
+    numbered,
+)
 
 
 @pytest.mark.parametrize(
@@ -48,6 +58,54 @@ def test_ratio_is_attached():
     assert format_quantity(16 / 4.75, "x", "ca", digits=2) == "3,37×"  # 3.368...
 
 
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    # 9 / 2 = 4.5: English and Catalan attach the sign; Persian writes the word «برابر»
+    # after a no-break space (Persian prose says «۴٫۵ برابر», not «۴٫۵×»)
+    [("en", "4.5×"), ("ca", "4,5×"), ("fa", "۴٫۵\u00a0برابر")],
+)
+def test_ratio_per_language(locale, expected):
+    assert format_quantity(9 / 2, "x", locale, digits=1) == expected
+
+
+@pytest.mark.parametrize(
+    ("dollars", "digits", "locale", "expected"),
+    [
+        (2, 2, "en", "$2.00"),
+        (2, 2, "ca", "2,00\u00a0$"),  # Catalan: the sign after the number, as for euros
+        (2, 2, "fa", "۲٫۰۰\u00a0دلار"),  # Persian: the currency as a word
+        (1500, 0, "en", "$1,500"),
+        (1500, 0, "ca", "1.500\u00a0$"),
+        (1500, 0, "fa", "۱٬۵۰۰\u00a0دلار"),
+    ],
+)
+def test_money_per_language(dollars, digits, locale, expected):
+    assert format_money(dollars, locale, digits=digits) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "expected"),
+    [
+        (450e9, "GB/s", "۴۵۰\u00a0گیگابایت بر ثانیه"),  # NVLink 4, one direction
+        (3.35e12, "TB/s", "۳\u00a0ترابایت بر ثانیه"),  # 3.35 rounded to no decimals
+        (989e12, "TFLOP/s", "۹۸۹\u00a0TFLOP بر ثانیه"),  # FLOP has no Persian name: Latin
+        (80e9, "GB", "۸۰\u00a0گیگابایت"),
+        (5e-3, "ms", "۵\u00a0میلی‌ثانیه"),
+    ],
+)
+def test_persian_units_one_convention(value, unit, expected):
+    assert format_quantity(value, unit, "fa") == expected
+
+
+def test_no_persian_unit_keeps_a_latin_byte_or_second():
+    """The convention, for every unit: bytes and seconds in Persian words, rates with
+    «بر ثانیه»; only the name FLOP stays Latin."""
+    for unit, (_, labels) in UNITS.items():
+        label = labels["fa"]
+        assert "/s" not in label, unit
+        assert not re.search(r"(?<![A-Za-z])(?:[KMGT]i?B|B|ms|µs|s)(?![A-Za-z])", label), unit
+
+
 def test_year_is_not_grouped():
     assert format_number(2020, "fa", grouping=False) == "۲۰۲۰"
 
@@ -58,3 +116,20 @@ def test_bad_input_is_named(bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name if name != "value" else "finite"):
         format_quantity(args["value"], args["unit"], args["locale"])
+
+
+@pytest.mark.parametrize(
+    ("word", "locale", "expected"),
+    [
+        ("Stage", "en", "Stage 3"),
+        ("Etapa", "ca", "Etapa 3"),
+        ("مرحله", "fa", "مرحلهٔ ۳"),  # the ezafe «ٔ» links the noun to its number
+        ("گام", "fa", "گام ۳"),  # no final «ه»: the ezafe is not written
+    ],
+)
+def test_numbered(word, locale, expected):
+    assert numbered(word, 3, locale) == expected
+
+
+def test_list_comma():
+    assert [list_comma(loc) for loc in ("en", "ca", "fa")] == [", ", ", ", "، "]

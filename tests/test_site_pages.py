@@ -33,3 +33,15 @@ def test_code_blocks_render_in_their_page_language(name, locale):
     signature = page_signature(page_path(name, locale).read_text(encoding="utf-8"))
     assert signature.locales_in_code <= {locale}, (
         f"docs/{name}.{locale}.md asks for locales {sorted(signature.locales_in_code)}")
+
+
+def _doctest_page(lines: str) -> str:
+    return f"# Page\n\n```pycon\n{lines}\n```\n"
+
+
+def test_doctest_comments_are_the_pages_language_but_the_code_is_shared():
+    english = page_signature(_doctest_page(">>> 2 * 3  # six\n6"))
+    catalan = page_signature(_doctest_page(">>> 2 * 3  # sis\n6"))
+    assert english.differences(catalan) == []
+    for changed in (">>> 2 * 4  # sis\n8", ">>> 2 * 3  # sis\n7", ">>> 2 * 3\n6\n>>> 1\n1"):
+        assert english.differences(page_signature(_doctest_page(changed))), changed

@@ -20,12 +20,13 @@ from distlesson.efficiency.cost import (
 )
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import (
+    format_money,
     format_number,
     format_percent,
     format_quantity,
     format_scientific,
 )
-from distlesson.render.tables import Table, markdown_table
+from distlesson.render.tables import Table, group_header, markdown_table
 
 __all__ = ["exercise_table", "figures", "runs_table"]
 
@@ -39,7 +40,7 @@ EXERCISE_MFU = 0.40
 _LABELS = {
     "run": {"en": "Run", "ca": "Entrenament", "fa": "اجرا"},
     "gpus": {"en": "GPUs", "ca": "GPU", "fa": "GPUها"},
-    "flops": {"en": "Training FLOPs", "ca": "FLOPs d'entrenament", "fa": "FLOPهای آموزش"},
+    "flops": {"en": "Training FLOPs", "ca": "FLOP d'entrenament", "fa": "FLOPهای آموزش"},
     "reported_hours": {"en": "GPU-hours reported", "ca": "Hores de GPU declarades",
                        "fa": "ساعت‌های GPU گزارش‌شده"},
     "implied_mfu": {"en": "Implied MFU", "ca": "MFU implícit", "fa": "MFU ضمنی"},
@@ -61,13 +62,11 @@ def _dollars(value: float, locale: str) -> str:
     """Whole dollars below a million, millions with a decimal above."""
     if value >= 1e6:
         return format_quantity(value, "M$", locale, digits=1)
-    number = format_number(value, locale)
-    return {"en": f"${number}", "ca": f"{number} $", "fa": f"{number} دلار"}[locale]
+    return format_money(value, locale, digits=0)
 
 
 def _price(value: float, locale: str) -> str:
-    number = format_number(value, locale, digits=2)
-    return f"{number} $" if locale in ("ca", "fa") else f"${number}"
+    return format_money(value, locale)
 
 
 def runs_table(locale: str) -> str:
@@ -101,6 +100,14 @@ def _exercise_rows() -> list[tuple[str, float, float, dict[str, tuple[float, flo
     return rows
 
 
+def _header(gpu: str, price: str, what: str, locale: str) -> str:
+    """A column of one GPU at its price. Persian puts the price in parentheses with its
+    unit, in words (a Latin comma and a bare price break the right-to-left line)."""
+    if locale == "fa":
+        return f"{gpu} ({price} در ساعت): {what}"
+    return group_header(f"{gpu}, {price}/h", what, locale)
+
+
 def exercise_table(locale: str) -> str:
     """The Persian exercise: model, tokens, GPU type and price -> GPU-hours and dollars."""
     rows = []
@@ -113,9 +120,9 @@ def exercise_table(locale: str) -> str:
     mfu = format_percent(EXERCISE_MFU, locale)
     headers = [_t("model", locale), _t("tokens", locale), _t("flops", locale)]
     for gpu, price in PRICES.items():
-        label = f"{get_gpu(gpu).display_name}, {_price(price.usd_per_hour, locale)}"
-        headers += [f"{label}: {_t('gpu_hours', locale, mfu=mfu)}", f"{label}: "
-                    f"{_t('cost', locale)}"]
+        name, cost = get_gpu(gpu).display_name, _price(price.usd_per_hour, locale)
+        headers += [_header(name, cost, _t("gpu_hours", locale, mfu=mfu), locale),
+                    _header(name, cost, _t("cost", locale), locale)]
     return markdown_table(Table(tuple(headers), tuple(rows),
                                 (False,) + (True,) * (len(headers) - 1)), locale)
 

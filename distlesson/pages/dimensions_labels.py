@@ -65,7 +65,8 @@ WORDS = {
                "fa": "{what} ({n}) بر {dim} = {v} بخش‌پذیر نیست"},
     "batch": {"ca": "{d} rèpliques × {m} microlots = {p}, que no divideix les {g} seqüències "
                     "del pas",
-              "fa": "{g} دنبالهٔ گام بر {d} نسخه × {m} ریزدسته = {p} بخش‌پذیر نیست"},
+              "fa": ("{g} دنبالهٔ این گام را نمی‌توان میان {d} نسخه و {m} ریزدسته (روی هم {p} "
+                     "سهم) تقسیم کرد")},
     "exceed": {"ca": "{dim} = {v} supera {what} ({n})",
                "fa": "{dim} = {v} از {what} ({n}) بیشتر است"},
 }

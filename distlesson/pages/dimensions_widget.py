@@ -48,6 +48,8 @@ from distlesson.render.numbers import (
     format_number,
     format_percent,
     format_quantity,
+    list_comma,
+    numbered,
 )
 from distlesson.render.palette import MEMORY_PARTS, colours
 
@@ -175,12 +177,13 @@ def widget_data(locale: str) -> dict[str, Any]:
             "limit": _memory() / 1e9,  # where the mark goes, GB
             "limitText": _gb(_memory(), locale, 0),
             # the timeline's words and numbers, as the pipeline widget's
-            "stage": [f"{PIPE_LABELS['stage'][locale]} {format_number(s + 1, locale)}"
+            "stage": [numbered(PIPE_LABELS["stage"][locale], s + 1, locale)
                       for s in range(max(PPS))],
             "n": [format_number(i, locale)
                   for i in range(int(max(longest, max(MICROBATCHES))) + 2)],
             "kind": {"F": PIPE_LABELS["forward"][locale], "B": PIPE_LABELS["backward"][locale]},
             "mb": _w("microbatch", locale),
+            "comma": list_comma(locale),
             "time": PIPE_LABELS["time"][locale],
             "goal": [goal_text(False, locale), goal_text(True, locale)],
             "none": "–",

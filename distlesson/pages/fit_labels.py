@@ -62,7 +62,7 @@ LABELS = {
 
 OPTIMIZER_NAMES = {
     "adamw": {"en": "AdamW", "ca": "AdamW", "fa": "AdamW"},
-    "adam8bit": {"en": "8-bit Adam", "ca": "Adam de 8 bits", "fa": "Adam هشت‌بیتی"},
+    "adam8bit": {"en": "8-bit Adam", "ca": "Adam de vuit bits", "fa": "Adam هشت‌بیتی"},
     "adafactor": {"en": "Adafactor", "ca": "Adafactor", "fa": "Adafactor"},
     "lion": {"en": "Lion", "ca": "Lion", "fa": "Lion"},
     "sgd": {"en": "SGD with momentum", "ca": "SGD amb momentum", "fa": "SGD با تکانه"},

@@ -24,6 +24,7 @@ from distlesson.efficiency.roofline import (
     workload_points,
 )
 from distlesson.pages.hardware_labels import LABELS, POINT_NAMES, SCOPES
+from distlesson.render.catalan import feminine_article
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_quantity
 from distlesson.render.roofline_plot import Roof, RoofPoint, roofline_svg
@@ -97,7 +98,8 @@ def points_table(locale: str) -> str:
                      format_percent(float(point.share_of_peak), locale, digits=2),
                      _t("memory_bound" if point.memory_bound else "compute_bound", locale)))
     headers = (_t("point", locale), _t("matmul", locale), _t("intensity", locale),
-               _t("attainable", locale), _t("share", locale, gpu=gpu.display_name),
+               _t("attainable", locale), _t("share", locale, gpu=gpu.display_name,
+                  la_gpu=feminine_article(gpu.display_name)),
                _t("bound", locale))
     return markdown_table(Table(headers, tuple(rows), (False, True, True, True, True, False)),
                           locale)
@@ -136,6 +138,7 @@ def roofline_plot(locale: str) -> str:
               for p in shown]
     gpu = get_gpu(GPU)
     corner = _t("corner", locale, gpu=gpu.display_name,
+                la_gpu=feminine_article(gpu.display_name),
                 x=format_number(float(ridge_point(gpu)), locale))
     return roofline_svg(roofs, points, xlabel=_t("xlabel", locale), ylabel=_t("ylabel", locale),
                         locale=locale, tick_format=lambda v: _tick(v, locale),

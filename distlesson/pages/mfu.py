@@ -61,7 +61,7 @@ _TERMS = {
     "below_peak": {"en": "Kernels below peak", "ca": "Kernels per sota del pic",
                    "fa": "کرنل‌های کمتر از اوج"},
     "recompute": {"en": "Recomputed forward (checkpointing)",
-                  "ca": "Forward recalculat (checkpointing)",
+                  "ca": "Forward recalculat (recàlcul)",
                   "fa": "تکرار گذر رو به جلو (بازمحاسبه)"},
     "bubble": {"en": "Pipeline bubble", "ca": "Bombolla del pipeline", "fa": "حباب خط لوله"},
     "exposed_comm": {"en": "Exposed communication", "ca": "Comunicació no amagada",
@@ -76,16 +76,16 @@ _REMEDIES = {
         "en": "fused kernels, FlashAttention, matrix shapes that fill the tensor cores",
         "ca": "kernels fusionats, FlashAttention, matrius amb formes que omplin els "
               "tensor cores",
-        "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تانسوری "
+        "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تنسوری "
               "را پر کند"},
     "recompute": {
         "en": "selective recomputation: recompute only what is cheap to redo",
         "ca": "recàlcul selectiu: tornar a calcular només allò que surt barat",
-        "fa": "بازمحاسبهٔ گزینشی: فقط آنچه دوباره‌ساختنش ارزان است"},
+        "fa": "بازمحاسبهٔ انتخابی: فقط آنچه دوباره‌ساختنش ارزان است"},
     "bubble": {
         "en": "more micro-batches, an interleaved or zero-bubble schedule, fewer stages",
         "ca": "més microlots, una planificació intercalada o de bombolla zero, menys etapes",
-        "fa": "ریزدسته‌های بیشتر، زمان‌بندی درهم‌تنیده یا بدون حباب، مراحل کمتر"},
+        "fa": "ریزدسته‌های بیشتر، زمان‌بندی درهم‌تنیده یا بی‌حباب، مرحله‌های کمتر"},
     "exposed_comm": {
         "en": "overlap it with compute, keep TP inside the node, avoid ZeRO-3 across nodes",
         "ca": "solapar-la amb el càlcul, mantenir el TP dins del node, evitar ZeRO-3 entre "
@@ -98,7 +98,7 @@ _REMEDIES = {
     "failures": {
         "en": "asynchronous checkpoints at Young's interval, finding bad nodes automatically, "
               "fast restarts",
-        "ca": "checkpoints asíncrons a l'interval de Young, detecció automàtica de nodes "
+        "ca": "punts de control asíncrons a l'interval de Young, detecció automàtica de nodes "
               "defectuosos, reinicis ràpids",
         "fa": "چک‌پوینت ناهمگام با بازهٔ یانگ، شناسایی خودکار گره‌های معیوب، راه‌اندازی "
               "دوبارهٔ سریع"},
@@ -113,15 +113,15 @@ _LABELS = {
     "from_terms": {"en": "From the terms: useful / step", "ca": "Dels termes: útil / pas",
                    "fa": "از اجزا: مفید / گام"},
     "from_flops": {"en": "From the FLOPs: model FLOPs / (step × GPUs × peak)",
-                   "ca": "Dels FLOPs: FLOPs del model / (pas × GPU × pic)",
+                   "ca": "Dels FLOP: FLOP del model / (pas × GPU × pic)",
                    "fa": "از FLOPها: FLOPهای مدل / (گام × GPUها × اوج)"},
     "rank": {"en": "Rank", "ca": "Ordre", "fa": "رتبه"},
     "before": {"en": "Now", "ca": "Ara", "fa": "اکنون"},
     "after": {"en": "After removing the largest", "ca": "Després de treure el més gran",
               "fa": "پس از حذف بزرگ‌ترین"},
     "ours": {"en": "This model", "ca": "Aquest model", "fa": "این مدل"},
-    "widget": {"en": "Catalan chapter's widget", "ca": "Giny del capítol en català",
-               "fa": "ابزارک فصل به زبان کاتالان"},
+    "widget": {"en": "Catalan chapter's widget", "ca": "Figura interactiva del capítol català",
+               "fa": "ابزار تعاملی فصل کاتالانی"},
     "step_row": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
     "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
     "bar": {"en": "Llama 3.1 405B, one step", "ca": "Llama 3.1 405B, un pas",

@@ -61,7 +61,7 @@ _WORDS = {
     "1f1b": {"en": "1F1B", "ca": "1F1B", "fa": "1F1B"},
     "interleaved": {"en": "Interleaved, {v} chunks", "ca": "Intercalada, {v} trossos",
                     "fa": "درهم‌تنیده، {v} تکه"},
-    "full": {"en": "Full", "ca": "Completa", "fa": "کامل"},
+    "full": {"en": "Full", "ca": "Complet", "fa": "کامل"},
     "none": {"en": "None", "ca": "Cap", "fa": "بدون"},
     "memory": {"en": "Busiest GPU's memory", "ca": "Memòria de la GPU més carregada",
                "fa": "حافظهٔ پرکارترین GPU"},
@@ -71,7 +71,8 @@ _WORDS = {
                     "fa": "{need} از {have}: جا نمی‌شود"},
     "mfu": {"en": "MFU", "ca": "MFU", "fa": "MFU"},
     "step": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
-    "largest": {"en": "Largest loss", "ca": "Pèrdua més gran", "fa": "بزرگ‌ترین اتلاف"},
+    "largest": {"en": "Largest loss", "ca": "On es perd més temps",
+                "fa": "بزرگ‌ترین اتلاف"},
     "largest_value": {"en": "{term} ({share})", "ca": "{term} ({share})",
                       "fa": "{term} ({share})"},
     "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
@@ -84,7 +85,7 @@ _WORDS = {
         "ca": "La planificació intercalada necessita que el nombre de microlots sigui "
               "múltiple del nombre d'etapes: {m} no és múltiple de {p}. Trieu més microlots "
               "o 1F1B.",
-        "fa": "زمان‌بندی درهم‌تنیده لازم دارد تعداد ریزدسته‌ها مضربی از تعداد مرحله‌ها باشد: "
+        "fa": "در زمان‌بندی درهم‌تنیده، تعداد ریزدسته‌ها باید مضربی از تعداد مرحله‌ها باشد: "
               "{m} مضربی از {p} نیست. ریزدسته‌های بیشتر یا 1F1B را انتخاب کنید.",
     },
 }

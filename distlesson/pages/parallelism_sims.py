@@ -44,7 +44,7 @@ from distlesson.parallel.toy_mlp import flatten, init_mlp, loss_and_grads
 from distlesson.parallel.zero import train_zero, zero_comm_bytes
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity, format_scientific
-from distlesson.render.tables import Table, markdown_table
+from distlesson.render.tables import Table, group_header, markdown_table
 
 __all__ = ["accumulation_table", "collectives_table", "cp_table", "dp_table", "ep_table",
            "figures", "tp_table", "zero_sim_table"]
@@ -164,9 +164,10 @@ def accumulation_table(locale: str) -> str:
                   _bytes(lean[1], locale), _difference(diff, locale))
                  for k, naive, lean, diff in _accumulation_runs())
     every, once = _t("every_micro", locale), _t("accumulated", locale)
-    headers = (_t("micro_steps", locale), f"{every}: {_t('all_reduces', locale)}",
-               f"{every}: {_t('sent_rank', locale)}", f"{once}: {_t('all_reduces', locale)}",
-               f"{once}: {_t('sent_rank', locale)}", _t("same_gradient", locale))
+    headers = (_t("micro_steps", locale),
+               *(group_header(group, _t(label, locale), locale)
+                 for group in (every, once) for label in ("all_reduces", "sent_rank")),
+               _t("same_gradient", locale))
     return markdown_table(Table(headers, rows, (True,) * 6), locale)
 
 

@@ -57,10 +57,10 @@ _LABELS = {
                    "fa": "سهم بیکاری از گام"},
     "over_ideal": {"en": "Bubble over ideal time", "ca": "Bombolla sobre el temps ideal",
                    "fa": "حباب نسبت به زمان ایده‌آل"},
-    "stages": {"en": "Stages p", "ca": "Etapes p", "fa": "مراحل p"},
+    "stages": {"en": "Stages p", "ca": "Etapes p", "fa": "مرحله‌ها p"},
     "fewest": {"en": "Fewest microbatches", "ca": "Mínim de microlots", "fa": "کمترین ریزدسته"},
     "bubble": {"en": "Bubble", "ca": "Bombolla", "fa": "حباب"},
-    "one_fewer": {"en": "With one fewer", "ca": "Amb un menys", "fa": "با یکی کمتر"},
+    "one_fewer": {"en": "With one fewer", "ca": "Amb un de menys", "fa": "با یکی کمتر"},
 }
 _NAMES = {
     "gpipe": {"en": "GPipe", "ca": "GPipe", "fa": "GPipe"},
@@ -68,7 +68,7 @@ _NAMES = {
     "interleaved": {"en": "interleaved 1F1B", "ca": "1F1B intercalat",
                     "fa": "1F1B درهم‌تنیده"},
     "zb-h1": {"en": "zero bubble (ZB-H1)", "ca": "bombolla zero (ZB-H1)",
-              "fa": "بدون حباب (ZB-H1)"},
+              "fa": "بی‌حباب (ZB-H1)"},
 }
 _TITLE = {"en": "{name}: {p} stages, {m} microbatches",
           "ca": "{name}: {p} etapes, {m} microlots",

@@ -36,7 +36,13 @@ from distlesson.pages.widget_html import (
 )
 from distlesson.pipeline.schedules import check_schedule_args
 from distlesson.pipeline.simulator import Timeline
-from distlesson.render.numbers import check_locale, format_number, format_percent
+from distlesson.render.numbers import (
+    check_locale,
+    format_number,
+    format_percent,
+    list_comma,
+    numbered,
+)
 
 __all__ = ["DEFAULT", "GOAL_STAGES", "MICROBATCHES", "SCHEDULES", "STAGES", "goal_reached",
            "goal_text", "pipeline_widget", "setting_key", "timeline_data", "widget_data"]
@@ -68,8 +74,8 @@ _WORDS = {
         "ca": "{name} necessita que el nombre de microlots sigui múltiple del nombre "
               "d'etapes: {m} no és múltiple de {p}. Trieu altres valors o una altra "
               "planificació.",
-        "fa": "{name} لازم دارد تعداد ریزدسته‌ها مضربی از تعداد مرحله‌ها باشد: {m} مضربی از "
-              "{p} نیست. عددهای دیگر یا زمان‌بندی دیگری را انتخاب کنید.",
+        "fa": "در {name}، تعداد ریزدسته‌ها باید مضربی از تعداد مرحله‌ها باشد: {m} مضربی از "
+              "{p} نیست. عدد دیگری یا زمان‌بندی دیگری انتخاب کنید.",
     },
     "microbatch": {"en": "microbatch", "ca": "microlot", "fa": "ریزدسته"},
     "chunk": {"en": "chunk", "ca": "tros", "fa": "تکه"},
@@ -161,7 +167,7 @@ def widget_data(locale: str) -> dict[str, Any]:
     longest = max(s["T"] for s in settings.values() if "T" in s)
     return {
         "w": {
-            "stage": [f"{_LABELS['stage'][locale]} {format_number(s + 1, locale)}"
+            "stage": [numbered(_LABELS["stage"][locale], s + 1, locale)
                       for s in range(max(STAGES))],
             # integers as the page writes them: time ticks and microbatch numbers
             "n": [format_number(i, locale) for i in range(int(longest) + 2)],
@@ -169,6 +175,7 @@ def widget_data(locale: str) -> dict[str, Any]:
                      "W": _LABELS["wgrad"][locale]},
             "mb": _w("microbatch", locale),
             "chunk": _w("chunk", locale),
+            "comma": list_comma(locale),
             "phase": phase_words(),
             "time": _LABELS["time"][locale],
             "goal": [goal_text(False, locale), goal_text(True, locale)],

@@ -72,7 +72,7 @@ _LABELS = {
                     "fa": "درهم‌تنیده، v = {v}"},
 }
 _RECOMPUTE = {"none": {"en": "none", "ca": "cap", "fa": "بدون"},
-              "selective": {"en": "selective", "ca": "selectiu", "fa": "گزینشی"},
+              "selective": {"en": "selective", "ca": "selectiu", "fa": "انتخابی"},
               "full": {"en": "full", "ca": "complet", "fa": "کامل"}}
 _REASONS = {
     "tp_node": {"en": "tp does not divide the GPUs of a node",
@@ -82,7 +82,7 @@ _REASONS = {
                  "ca": "tp no divideix els caps d'atenció o l'amplada de l'MLP",
                  "fa": "تعداد سرها یا پهنای MLP بر tp بخش‌پذیر نیست"},
     "pp_layers": {"en": "more stages than layers", "ca": "més etapes que capes",
-                  "fa": "مراحل بیش از لایه‌ها"},
+                  "fa": "مرحله‌ها بیش از لایه‌ها"},
     "cp_seq": {"en": "cp does not divide the sequence", "ca": "cp no divideix la seqüència",
                "fa": "طول دنباله بر cp بخش‌پذیر نیست"},
     "batch": {"en": "the batch cannot be whole sequences per replica",

@@ -15,7 +15,7 @@ import re
 
 from distlesson.render.html_text import map_text
 
-__all__ = ["elide", "elide_html", "starts_with_vowel"]
+__all__ = ["elide", "elide_html", "feminine_article", "starts_with_vowel"]
 
 _BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
 
@@ -31,6 +31,19 @@ def starts_with_vowel(integer: int) -> bool:
         thousands = integer // 1000
         return thousands != 1 and starts_with_vowel(thousands)
     return integer in (1, 11)
+
+
+# letters whose Catalan names start with a vowel sound: a, e, efa, hac, i, ela, ema, ena, o,
+# erra, essa, u, ics (IEC: a name read letter by letter elides like a word: l'H100, l'MI300X)
+_VOWEL_LETTERS = frozenset("AEFHILMNORSUX")
+
+
+def feminine_article(name: str) -> str:
+    """«la» before a name read letter by letter, elided where its first letter's name starts
+    with a vowel: «l'H100», «l'A100», «l'MI300X», but «la B200» (be)."""
+    if not name:
+        raise ValueError("name must not be empty")
+    return f"l'{name}" if name[0].upper() in _VOWEL_LETTERS else f"la {name}"
 
 
 def _integer_part(number: str) -> int:

@@ -35,7 +35,8 @@ from distlesson.render.bidi import isolate
 from distlesson.render.numbers import check_locale, format_number
 from distlesson.render.svg import INK, OKABE_ITO, STYLE, text_points, to_svg
 
-__all__ = ["RING_WORDS", "Canvas", "check_count", "ring_allreduce_diagram", "words"]
+__all__ = ["RING_WORDS", "Canvas", "check_count", "ring_allreduce_diagram", "unit_fraction",
+           "words"]
 
 _LINE = 1.3 / 72  # inches of line height per point of font size
 
@@ -198,6 +199,18 @@ RING_WORDS: dict[str, dict[str, str]] = {
 }
 """The ring diagram's words; ``{k}``, ``{n}``, ``{c}``, ``{frac}`` are filled in."""
 
+# Persian names a unit fraction in words: «۱/۴» reads as 1.4 to an Iranian reader, who
+# writes decimals with a slash
+_PERSIAN_PARTS = {2: "یک‌دوم", 3: "یک‌سوم", 4: "یک‌چهارم", 5: "یک‌پنجم", 6: "یک‌ششم",
+                  7: "یک‌هفتم", 8: "یک‌هشتم", 9: "یک‌نهم", 10: "یک‌دهم"}
+
+
+def unit_fraction(part: Fraction, c: Canvas) -> str:
+    """A fraction of the buffer or the layer as the canvas's language writes it."""
+    if c.locale == "fa" and part.numerator == 1 and part.denominator in _PERSIAN_PARTS:
+        return _PERSIAN_PARTS[part.denominator]
+    return f"{c.num(part.numerator)}/{c.num(part.denominator)}"
+
 _NODE = 0.14  # radius of a rank's circle, inches
 
 
@@ -243,9 +256,7 @@ def ring_allreduce_diagram(n: int = 4, *, locale: str,
                 y -= 0.85
         chunk = Fraction(transfers[0].nbytes, inputs[0].nbytes)
         per_rank = sum(t.src == 0 for t in transfers)
-        c.line(y - 0.2, w["note"].format(
-            frac=f"{c.num(chunk.numerator)}/{c.num(chunk.denominator)}",
-            k=c.num(per_rank)), size=10)
+        c.line(y - 0.2, w["note"].format(frac=unit_fraction(chunk, c), k=c.num(per_rank)), size=10)
         return c.svg(name=name, title=w["title"].format(n=c.num(n)))
 
 

@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 
 import matplotlib
 
-from distlesson.render.diagram_ring import Canvas, check_count, ring_allreduce_diagram, words
+from distlesson.render.diagram_ring import (
+    Canvas,
+    check_count,
+    ring_allreduce_diagram,
+    unit_fraction,
+    words,
+)
 from distlesson.render.palette import DIMENSIONS, MEMORY_PARTS, YELLOW, colours
 from distlesson.render.svg import INK, STYLE
 
@@ -37,7 +44,8 @@ BLOCK_WORDS: dict[str, dict[str, dict[str, str]]] = {
                   "fa": "یک دسته، بریده به {n} برش"},
         "slice": {"en": "slice {k}", "ca": "porció {k}", "fa": "برش {k}"},
         "model": {"en": "full model", "ca": "model sencer", "fa": "مدل کامل"},
-        "fwd_bwd": {"en": "forward, backward", "ca": "endavant i enrere", "fa": "پیش‌رو و پس‌رو"},
+        "fwd_bwd": {"en": "forward, backward", "ca": "forward i backward",
+                    "fa": "گذر رو به جلو و رو به عقب"},
         "local_grad": {"en": "local gradient", "ca": "gradient local", "fa": "گرادیان محلی"},
         "all_reduce": {"en": "all-reduce: the average of the {n} gradients",
                        "ca": "all-reduce: la mitjana dels {n} gradients",
@@ -56,12 +64,12 @@ BLOCK_WORDS: dict[str, dict[str, dict[str, str]]] = {
                   "fa": "FSDP (ZeRO-3) برای یک لایه روی {n} GPU"},
         "start": {"en": "its own\nshard", "ca": "el seu\nfragment", "fa": "شارد\nخودش"},
         "all_gather": {"en": "all-gather", "ca": "all-gather", "fa": "all-gather"},
-        "forward": {"en": "forward on\nthe full layer", "ca": "passada endavant\namb tota la capa",
-                    "fa": "پیش‌رو با\nلایهٔ کامل"},
+        "forward": {"en": "forward on\nthe full layer", "ca": "forward\namb tota la capa",
+                    "fa": "گذر رو به جلو\nبا لایهٔ کامل"},
         "free": {"en": "free the\nother shards", "ca": "allibera els\naltres fragments",
                  "fa": "آزادسازی\nشاردهای دیگر"},
-        "backward": {"en": "backward on\nthe full layer", "ca": "passada enrere\namb tota la capa",
-                     "fa": "پس‌رو با\nلایهٔ کامل"},
+        "backward": {"en": "backward on\nthe full layer", "ca": "backward\namb tota la capa",
+                     "fa": "گذر رو به عقب\nبا لایهٔ کامل"},
         "reduce_scatter": {"en": "reduce-scatter", "ca": "reduce-scatter", "fa": "reduce-scatter"},
         "update": {"en": "update\nits own shard", "ca": "actualitza\nel seu fragment",
                    "fa": "به‌روزرسانی\nشارد خودش"},
@@ -197,7 +205,8 @@ def fsdp_diagram(n: int = 4, *, locale: str, labels: Mapping[str, str] | None = 
                                         (w["grads"], _STATE_COLOURS[1]),
                                         (w["optimizer"], _STATE_COLOURS[2]),
                                         (w["not_held"], None)])
-        c.text((left + x) / 2, 0.2, w["note"].format(frac=f"{c.num(1)}/{c.num(n)}"), size=10)
+        note = w["note"].format(frac=unit_fraction(Fraction(1, n), c))
+        c.text((left + x) / 2, 0.2, note, size=10)
         return c.svg(name=f"fsdp-{locale}", title=w["title"].format(n=c.num(n)))
 
 

@@ -17,7 +17,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from distlesson.pipeline.simulator import Timeline
-from distlesson.render.numbers import check_locale, format_number
+from distlesson.render.numbers import check_locale, format_number, numbered
 from distlesson.render.palette import SCHEDULE_PHASES, Swatch, lighter
 from distlesson.render.svg import (
     INK,
@@ -109,7 +109,7 @@ def gantt_svg(timeline: Timeline, *, name: str, title: str, labels: Mapping[str,
             ax.add_patch(gap)
         ax.set_xlim(0, makespan)
         ax.set_ylim(-0.6, pp - 0.4)
-        ax.set_yticks(range(pp), [f"{labels['stage']} {format_number(pp - y, locale)}"
+        ax.set_yticks(range(pp), [numbered(labels['stage'], pp - y, locale)
                                   for y in range(pp)])
         ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=makespan >= 10))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: _tick(x, locale)))

@@ -4,6 +4,16 @@ Babel gives the separators of each locale (``1,120.5`` in English, ``1.120,5`` i
 ``1٬120٫5`` in Persian); Persian prose also expects Persian digits, which Babel leaves Latin,
 so they are mapped here. Unit conversions (GB = 1e9 bytes, GiB = 2**30 bytes) happen in this
 module and nowhere else on the way to a page.
+
+Each language's conventions (distlesson/site/termbase.toml says why):
+
+- a ratio: ``4.5×`` in English, ``4,5×`` in Catalan, ``۴٫۵ برابر`` in Persian (the word, in
+  prose and tables alike; «×» stays between two factors, ``۸ × H100``);
+- money: ``$2.00`` in English, ``2,00 $`` in Catalan, ``۲٫۰۰ دلار`` in Persian
+  (:func:`format_money`);
+- units: English and Catalan keep the symbols (GB, GB/s, TFLOP/s); Persian writes out a unit
+  that has a Persian name, the byte and its multiples and the second, rates included
+  (``گیگابایت بر ثانیه``), and keeps FLOP, which has none, in Latin (``TFLOP بر ثانیه``).
 """
 
 from __future__ import annotations
@@ -20,10 +30,13 @@ __all__ = [
     "UNITS",
     "Locale",
     "check_locale",
+    "format_money",
     "format_number",
     "format_percent",
     "format_quantity",
     "format_scientific",
+    "list_comma",
+    "numbered",
     "to_locale_digits",
 ]
 
@@ -46,11 +59,11 @@ UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "GiB": (2.0**30, {"en": "GiB", "ca": "GiB", "fa": "گیبی‌بایت"}),
     "B/param": (1.0, {"en": "bytes per parameter", "ca": "bytes per paràmetre",
                       "fa": "بایت به‌ازای هر پارامتر"}),
-    "x": (1.0, {"en": "×", "ca": "×", "fa": "×"}),
+    "x": (1.0, {"en": "×", "ca": "×", "fa": "برابر"}),
     "M params": (1e6, {"en": "M", "ca": "milions", "fa": "میلیون"}),
     "B params": (1e9, {"en": "B", "ca": "mil\u00a0milions", "fa": "میلیارد"}),
-    "TFLOP/s": (1e12, {"en": "TFLOP/s", "ca": "TFLOP/s", "fa": "TFLOP/s"}),
-    "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "GB/s"}),
+    "TFLOP/s": (1e12, {"en": "TFLOP/s", "ca": "TFLOP/s", "fa": "TFLOP بر ثانیه"}),
+    "GB/s": (1e9, {"en": "GB/s", "ca": "GB/s", "fa": "گیگابایت بر ثانیه"}),
     "TB/s": (1e12, {"en": "TB/s", "ca": "TB/s", "fa": "ترابایت بر ثانیه"}),
     "ms": (1e-3, {"en": "ms", "ca": "ms", "fa": "میلی‌ثانیه"}),
     "µs": (1e-6, {"en": "µs", "ca": "µs", "fa": "میکروثانیه"}),
@@ -61,8 +74,8 @@ UNITS: dict[str, tuple[float, dict[str, str]]] = {
 }
 
 # Units written against the number, as in "3.4×" or English "70B"; the others take a
-# no-break space ("1,120 GB", "70 mil milions", "۷۰ میلیارد").
-_ATTACHED = {"en": {"x", "M params", "B params"}, "ca": {"x"}, "fa": {"x"}}
+# no-break space ("1,120 GB", "70 mil milions", "۷۰ میلیارد", "۴٫۵ برابر").
+_ATTACHED = {"en": {"x", "M params", "B params"}, "ca": {"x"}, "fa": set()}
 
 
 def check_locale(locale: str) -> Locale:
@@ -118,6 +131,28 @@ def format_quantity(value: float, unit: str, locale: str, *, digits: int = 0) ->
         return number
     attached = unit in _ATTACHED[locale]
     return f"{number}{label}" if attached else f"{number}\u00a0{label}"
+
+
+def list_comma(locale: str) -> str:
+    """The comma between the parts of a label: Persian has its own («،»)."""
+    return "، " if check_locale(locale) == "fa" else ", "
+
+
+def numbered(word: str, number: int, locale: str) -> str:
+    """A noun and its number, «Stage 1», «Etapa 1», «مرحلهٔ ۱»: Persian links a noun to
+    the number that follows with the ezafe, written «ٔ» after a final «ه»."""
+    text = format_number(number, locale)
+    if locale == "fa" and word.endswith("ه"):
+        word += "\u0654"
+    return f"{word} {text}"
+
+
+def format_money(dollars: float, locale: str, *, digits: int = 2) -> str:
+    """US dollars as each language writes them: ``$2.00``, ``2,00 $``, ``۲٫۰۰ دلار``."""
+    number = format_number(dollars, locale, digits=digits)
+    if locale == "fa":  # the word: a "$" beside Persian digits breaks the line's order
+        return f"{number}\u00a0دلار"
+    return f"{number}\u00a0$" if locale == "ca" else f"${number}"
 
 
 def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from distlesson.render.numbers import check_locale
 
-__all__ = ["Table", "ltr", "markdown_table"]
+__all__ = ["Table", "group_header", "ltr", "markdown_table"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,15 @@ class Table:
         for i, row in enumerate(self.rows):
             if len(row) != width:
                 raise ValueError(f"row {i} has {len(row)} cells for {width} columns")
+
+
+def group_header(group: str, label: str, locale: str) -> str:
+    """A column header under a group, on one line: ``group: label``. Catalan, like French,
+    goes on in lowercase after a colon inside a phrase ("Acumular i després all-reduce:
+    enviat per rang"); a label that starts with an acronym (MFU, GPU) keeps its capitals."""
+    if check_locale(locale) == "ca" and label[:2].istitle():
+        label = label[0].lower() + label[1:]
+    return f"{group}: {label}"
 
 
 def ltr(text: str, locale: str) -> str:

@@ -17,6 +17,9 @@ from distlesson.site.placeholders import placeholders_in
 __all__ = ["PageSignature", "exec_blocks", "page_signature"]
 
 _LOCALE_ARG = re.compile(r"""locale\s*=\s*["']([a-z]{2})["']""")
+# an inline comment on a doctest's input line: written in the page's language, so it is no
+# part of what the page shows in every language (the code and its pinned output are)
+_DOCTEST_COMMENT = re.compile(r"^((?:>>>|\.\.\.) .*?)\s{2,}#.*$", re.MULTILINE)
 _WIDGET = re.compile(r"""data-widget\s*=\s*["']([^"']+)["']""")
 _EXEC = re.compile(r"""\bexec\s*=\s*["']?(on|true|1)\b""")
 
@@ -30,7 +33,7 @@ def exec_blocks(markdown: str) -> list[Fence]:
 class PageSignature:
     figures: frozenset[str]
     exec_code: tuple[str, ...]  # the code of each exec block, locale normalised
-    doctests: tuple[str, ...]  # each doctest fence, as written
+    doctests: tuple[str, ...]  # each doctest fence, as written but for its inline comments
     widgets: tuple[str, ...]
     captions: tuple[str, ...]  # the captioned figures' names, in page order
     references: frozenset[str]  # the figures the prose refers to
@@ -57,7 +60,7 @@ def page_signature(markdown: str) -> PageSignature:
     return PageSignature(
         figures=frozenset(name for name, _ in placeholders_in(markdown)),
         exec_code=tuple(_LOCALE_ARG.sub('locale="xx"', b.body) for b in runs),
-        doctests=tuple(b.body for b in fences if b.is_doctest),
+        doctests=tuple(_DOCTEST_COMMENT.sub(r"\1", b.body) for b in fences if b.is_doctest),
         widgets=tuple(_WIDGET.findall(markdown)),
         captions=tuple(m[2] for m in MARK.finditer(markdown) if m[1] == "caption"),
         references=frozenset(m[2] for m in MARK.finditer(markdown) if m[1] == "fig"),

@@ -173,8 +173,9 @@
         fill: (chunk > 0 ? words.phase.light : words.phase.fill)[kind], "data-kind": kind,
         "data-stage": ops.s[i], "data-microbatch": ops.m[i], "data-chunk": chunk }, svg);
       var number = words.n[ops.m[i] + 1];
-      title(rect, words.kind[kind] + ", " + words.mb + " " + number +
-        (chunked ? ", " + words.chunk + " " + words.n[chunk + 1] : ""));
+      var comma = words.comma || ", ";  // Persian has its own comma
+      title(rect, words.kind[kind] + comma + words.mb + " " + number +
+        (chunked ? comma + words.chunk + " " + words.n[chunk + 1] : ""));
       if (w >= 7 * number.length + 5) {
         label(svg, { x: x0 + w / 2, y: top + BAR / 2, "text-anchor": "middle",
           "dominant-baseline": "central", class: "dl-op-text",

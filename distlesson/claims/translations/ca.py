@@ -92,8 +92,8 @@ CLAIMS: dict[str, dict[str, str]] = {
             "i {{ claim.fa_states_before_activations.with_master }} amb la còpia mestra en "
             "fp32 de la precisió mixta: en tots dos casos, més que els "
             "{{ claim.fa_states_before_activations.gpu_memory }} d'una A100, de manera que no "
-            "queda espai per a les activacions. La suma de la font arrossega el recompte a la "
-            "baixa dels moments d'Adam."
+            "queda espai per a les activacions. La suma de la font hereta el recompte erroni "
+            "dels moments d'Adam."
         ),
     },
     "fa_mixed_precision_savings": {
@@ -324,8 +324,8 @@ CLAIMS: dict[str, dict[str, str]] = {
             "{{ claim.ca_recompute_thirty.stated }} més de temps."
         ),
         "why": (
-            "Recalcular afegeix una passada endavant més a una passada endavant i una passada "
-            "enrere que en costa el doble: un {{ claim.ca_recompute_thirty.computed }} més de "
+            "Recalcular afegeix un forward més a un forward i un backward "
+            "que en costa el doble: un {{ claim.ca_recompute_thirty.computed }} més de "
             "feina, que la font arrodoneix. Amb el model petit d'aquest curs, el temps mesurat "
             "és un altre, com mostra el capítol."
         ),
@@ -337,7 +337,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             "{{ claim.fa_recompute_thirty_three.stated }} més de càlcul."
         ),
         "why": (
-            "Una passada endavant més, sumada a una passada endavant i una passada enrere que "
+            "Un forward més, sumat a un forward i un backward que "
             "en costa el doble: un {{ claim.fa_recompute_thirty_three.computed }}."
         ),
     },
@@ -375,7 +375,7 @@ CLAIMS: dict[str, dict[str, str]] = {
     },
     "ca_ridge_point": {
         "source": "§5 (figura interactiva: el sostre del maquinari)",
-        "statement": "El colze de la H100 és a {{ claim.ca_ridge_point.stated }}.",
+        "statement": "El colze de l'H100 és a {{ claim.ca_ridge_point.stated }}.",
         "why": (
             "El pic dens en bf16 de la fitxa tècnica dividit per l'amplada de banda de memòria "
             "dona {{ claim.ca_ridge_point.computed }}, que arrodonit queda una unitat per sota "
@@ -413,7 +413,7 @@ CLAIMS: dict[str, dict[str, str]] = {
     "ca_decode_batch_ridge": {
         "source": "§5",
         "statement": (
-            "La descodificació arriba al colze de la H100 amb uns "
+            "La descodificació arriba al colze de l'H100 amb uns "
             "{{ claim.ca_decode_batch_ridge.stated }} tokens alhora."
         ),
         "why": (
@@ -443,7 +443,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             "{{ claim.ca_mfu_two_ways.stated }}."
         ),
         "why": (
-            "L'aritmètica és correcta: amb el pic dens en bf16 de la H100, en surt un "
+            "L'aritmètica és correcta: amb el pic dens en bf16 de l'H100, en surt un "
             "{{ claim.ca_mfu_two_ways.computed }}."
         ),
     },
@@ -566,7 +566,7 @@ CLAIMS.update({
             "entre nodes."
         ),
         "why": (
-            "La xifra d'NVLink és la que NVIDIA dona per a la H100: la suma dels dos sentits. "
+            "La xifra d'NVLink és la que NVIDIA dona per a l'H100: la suma dels dos sentits. "
             "El temps d'una operació col·lectiva el fixa el que una GPU envia en un sol "
             "sentit: {{ claim.fa_nvlink_bandwidth.computed }} per segon, la xifra que fa "
             "servir aquest curs. La d'InfiniBand ja és d'un sol sentit, de manera que la "
@@ -632,7 +632,7 @@ CLAIMS.update({
             "microlots en curs: en surt {{ claim.ca_widget_memory.nominal }}, la seva xifra. "
             "La biblioteca compta {{ claim.ca_widget_memory.computed }} per a la GPU més "
             "carregada: el nombre exacte de paràmetres de Llama 3 70B amb l'embedding a la "
-            "primera etapa, la capa que es reconstrueix durant la passada enrere, i el context "
+            "primera etapa, la capa que es reconstrueix durant el backward, i el context "
             "de CUDA, els buffers de comunicació i la fragmentació. ZeRO-1 és l'etapa que "
             "implica la xifra de la figura; el recàlcul és complet."
         ),
@@ -658,12 +658,12 @@ CLAIMS.update({
         ),
         "why": (
             "La memòria de la figura només guarda l'entrada de cada capa, de manera que cada "
-            "passada enrere torna a fer primer la passada endavant de la seva capa, i amb ella "
-            "els dos all-reduces de la passada endavant: "
+            "backward torna a fer primer el forward de la seva capa, i amb ell "
+            "els dos all-reduces del forward: "
             "{{ claim.ca_widget_tp_traffic.all_reduces }} per capa i per microlot, no els "
             "{{ claim.ca_widget_tp_traffic.widget_all_reduces }} que compta la figura. La "
             "biblioteca en compta {{ claim.ca_widget_tp_traffic.computed }}; sense repetir la "
-            "passada endavant serien {{ claim.ca_widget_tp_traffic.four }}, la xifra de la "
+            "forward serien {{ claim.ca_widget_tp_traffic.four }}, la xifra de la "
             "figura, que contradiu la seva pròpia memòria."
         ),
     },
@@ -691,7 +691,7 @@ CLAIMS.update({
         "why": (
             "La suma dels termes anteriors: {{ claim.ca_widget_total_traffic.computed }} a la "
             "biblioteca. Gairebé tota la diferència és el trànsit del paral·lelisme de "
-            "tensors de la passada endavant repetida, que la figura no compta."
+            "tensors del forward repetit, que la figura no compta."
         ),
     },
     "ca_table_tp_traffic": {
@@ -709,7 +709,7 @@ CLAIMS.update({
             "dispositius, el paral·lelisme de tensors de {{ claim.ca_table_tp_traffic.tp }} "
             "deixa {{ claim.ca_table_tp_traffic.replicas }} rèpliques, cadascuna amb "
             "{{ claim.ca_table_tp_traffic.microbatches }} microlots del pas, i el recàlcul "
-            "complet repeteix els dos all-reduces de la passada endavant: "
+            "complet repeteix els dos all-reduces del forward: "
             "{{ claim.ca_table_tp_traffic.computed }}."
         ),
     },
@@ -756,7 +756,7 @@ CLAIMS.update({
 _ZERO_TABLE = {
     2: "Amb els gradients repartits no hi ha cap buffer complet on sumar-los, tret que se'n "
        "guardi un.",
-    3: "ZeRO-3, a més, reuneix els pesos abans de la passada endavant i de la passada enrere "
+    3: "ZeRO-3, a més, reuneix els pesos abans del forward i del backward "
        "de cada microlot.",
 }
 for _stage, _id in ((2, "ca_table_zero_two_traffic"), (3, "ca_table_zero_three_traffic")):

@@ -26,7 +26,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "l'estat d'entrenament del qual no cap en una GPU tampoc no hi cap amb "
             "paral·lelisme de dades. Per què? Per què ZeRO-3 (FSDP) sí que el fa cabre, i "
             "què costa a canvi?"),
-        "dp-zero3": "Escriu la teva resposta i després compara-la amb la resposta model.",
+        "dp-zero3": "Escriviu la vostra resposta i després compareu-la amb la resposta model.",
         "dp-zero3.answer": (
             "El paral·lelisme de dades *replica*: cada GPU guarda tots els estats del model, "
             "i només es reparteix el lot i, amb ell, les activacions. Llama 3 70B necessita "
@@ -98,7 +98,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "question": (
             "El paral·lelisme de tensors gairebé sempre es limita a les GPU d'un mateix "
             "servidor, mentre que el de dades i el de pipeline travessen servidors. Per què?"),
-        "tp-node": "Escriu la teva resposta i després compara-la amb la resposta model.",
+        "tp-node": "Escriviu la vostra resposta i després compareu-la amb la resposta model.",
         "tp-node.answer": (
             "El paral·lelisme de tensors es comunica *dins* de cada capa: dos all-reduces "
             "al forward i dos al backward, i cadascun porta tot l'estat ocult de la capa. "
@@ -106,7 +106,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "esperen.\n\n"
             "Per a Llama 3 70B amb seqüències de {{ par.seq_len }} tokens repartides entre "
             "{{ par.tp_degree }} GPU, cada GPU envia {{ par.tp_layer_bytes }} per capa i "
-            "microlot. Per NVLink ({{ par.nvlink_bw }}) això representa "
+            "microlot. Per NVLink ({{ par.nvlink_bw }}) això representa un "
             "{{ par.tp_nvlink_share }} del càlcul de la capa; per InfiniBand "
             "({{ par.ib_bw }} per GPU), {{ par.tp_ib_ratio }} el càlcul: el pas es passaria "
             "la major part del temps esperant. El paral·lelisme de dades envia un cop per "
@@ -117,12 +117,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "bubble-goal": {
         "title": "La bombolla del pipeline, per sota del {{ ex.bubble_target }}",
         "question": (
-            "Què és la bombolla del pipeline i com es fa més petita? Al [giny del "
-            "pipeline](pipeline.md#dl-pipeline), o al [giny de les cinc "
+            "Què és la bombolla del pipeline i com es fa més petita? A la [figura interactiva "
+            "del pipeline](pipeline.md#dl-pipeline), o a la [de les cinc "
             "dimensions](parallelism.md#dl-dimensions), amb almenys "
-            "{{ ex.bubble_min_stages }} etapes de pipeline, augmenta els microlots fins que la "
+            "{{ ex.bubble_min_stages }} etapes de pipeline, augmenteu els microlots fins que la "
             "bombolla quedi per sota del {{ ex.bubble_target }}."),
-        "bubble-goal": "Queda resolt quan el giny indica que s'ha assolit l'objectiu.",
+        "bubble-goal": (
+            "Queda resolt quan la figura interactiva indica que s'ha assolit l'objectiu."),
         "bubble-goal.answer": (
             "La bombolla és el temps que les etapes passen aturades: l'última espera, al "
             "començament del pas, que li arribi el primer forward, i la primera espera, "
@@ -166,24 +167,24 @@ TEXTS: dict[str, dict[str, str]] = {
             "d'espera. Vegeu [Planificacions del pipeline](pipeline.md)."),
     },
     "checkpoint-every-k": {
-        "title": "Checkpointing cada K capes",
+        "title": "Recàlcul per segments de K capes",
         "question": (
-            "El checkpointing d'activacions només guarda l'entrada d'una capa de cada *K* i "
-            "torna a fer el forward de cada segment de *K* capes durant el backward. Pren "
+            "El recàlcul d'activacions només guarda l'entrada d'una capa de cada *K* i "
+            "torna a fer el forward de cada segment de *K* capes durant el backward. Preneu "
             "Llama 3 70B ({{ ex.ckpt_layers }} capes d'amplada {{ ex.ckpt_hidden }}), una "
             "seqüència de {{ ex.ckpt_seq }} tokens per microlot, una sola GPU per a totes "
-            "les capes, activacions en bf16 i FlashAttention. Suposa que una capa guarda "
+            "les capes, activacions en bf16 i FlashAttention. Suposeu que una capa guarda "
             "`34 s b h` bytes si no es recalcula: és el recompte de Korthikanti et al. per a "
             "una capa de GPT (un MLP GELU d'amplada `4h`, màscares de dropout, LayerNorm), "
             "sense les puntuacions d'atenció que FlashAttention no guarda. La capa de Llama 3 "
             "(SwiGLU, atenció de consultes agrupades, RMSNorm, sense dropout) en guarda una "
             "altra quantitat (vegeu [Estalviar memòria](saving-memory.md)); la pregunta pren "
             "aquesta xifra com a donada. L'entrada d'una capa ocupa `2 s b h` bytes. Durant el "
-            "backward la GPU guarda tots els checkpoints més les activacions completes d'un "
+            "backward la GPU guarda totes les entrades desades més les activacions completes d'un "
             "segment: `ceil(L / K) × 2 s b h + K × 34 s b h`."),
         "recompute-overhead": (
             "Si es recalculen totes les capes, quant càlcul de més fa un pas d'entrenament, "
-            "en percentatge? Compta dos FLOP per paràmetre i token per al forward i quatre "
+            "en percentatge? Compteu dos FLOP per paràmetre i token per al forward i quatre "
             "per al backward."),
         "recompute-overhead.answer": (
             "Un forward addicional sobre un forward i un backward: "
@@ -201,8 +202,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "guanyen els segments curts."),
         "checkpoint-peak": "Quin és aquest màxim més petit, en GB?",
         "checkpoint-peak.answer": (
-            "**{{ ex.checkpoint_peak }}**, davant de {{ ex.ckpt_full }} amb un checkpoint a "
-            "cada capa i {{ ex.ckpt_none }} sense cap checkpointing. Vegeu [Estalviar "
+            "**{{ ex.checkpoint_peak }}**, davant de {{ ex.ckpt_full }} si es desa l'entrada de "
+            "cada capa i {{ ex.ckpt_none }} sense recàlcul. Vegeu [Estalviar "
             "memòria](saving-memory.md)."),
     },
     "offload-70b": {
@@ -211,7 +212,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Un model de {{ ex.off_params }} de paràmetres s'entrena amb AdamW en precisió "
             "mixta en servidors de {{ ex.off_node_gpus }} H100 ({{ ex.off_gpu_memory }} "
             "cadascuna), amb {{ ex.off_node_ram }} de memòria de CPU i {{ ex.off_node_nvme }} "
-            "de NVMe per servidor. Sense offload, ZeRO-3 necessita {{ ex.off_none_gpus }} GPU "
+            "d'NVMe per servidor. Sense descàrrega, ZeRO-3 necessita {{ ex.off_none_gpus }} GPU "
             "només per als estats del model. ZeRO-Offload, tal com el descriu el seu article, "
             "porta a la memòria de la CPU els gradients en bf16, la còpia mestra en fp32 i "
             "els moments, i fa el pas de l'optimitzador a la CPU; a les GPU només s'hi queden "
@@ -240,7 +241,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "hi caben, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre les seves "
             "GPU."),
         "offload-verdict": (
-            "La lliçó persa diu que l'offload permet entrenar un model així amb menys de "
+            "La lliçó persa diu que la descàrrega permet entrenar un model així amb menys de "
             "{{ ex.off_none_gpus }} GPU, a canvi de passos més lents. És cert aquí, i de què "
             "depèn l'alentiment?"),
         "offload-verdict.answer": (
@@ -252,7 +253,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Amb el marge que preveu l'estimador del mateix DeepSpeed ({{ save.buffer_factor }} "
             "els estats descarregats) calen {{ save.gpus_cpu_buffered }} GPU. Llogant les GPU "
             "una a una "
-            "encara en caldrien més que sense offload, {{ ex.off_cpu_loose }} davant de "
+            "encara en caldrien més que sense descàrrega, {{ ex.off_cpu_loose }} davant de "
             "{{ ex.off_none_loose }}: les GPU del primer servidor hi porten la seva part dels "
             "estats descarregats, de manera que és la memòria dels servidors, no la de les "
             "GPU, la que fixa el nombre; per guanyar-hi calen servidors amb més memòria. A "
@@ -268,38 +269,39 @@ TEXTS: dict[str, dict[str, str]] = {
     "mfu-low": {
         "title": "Un MFU del {{ ex.mfu_observed }}",
         "question": (
-            "El teu entrenament gran arriba a un MFU del {{ ex.mfu_observed }}. Quines tres "
-            "coses investigues primer, i com?"),
-        "mfu-low": "Escriu els teus tres sospitosos i després compara'ls amb la resposta model.",
+            "El vostre entrenament gran arriba a un MFU del {{ ex.mfu_observed }}. Quines "
+            "tres coses investigueu primer, i com?"),
+        "mfu-low": "Escriviu els vostres tres sospitosos i després compareu-los amb la resposta "
+                   "model.",
         "mfu-low.answer": (
-            "Mesura abans d'endevinar: fes el perfil d'uns quants passos (amb el profiler de "
-            "PyTorch o Nsight Systems) i desglossa el pas en els termes de la descomposició "
+            "Mesureu abans d'endevinar: feu el perfil d'uns quants passos (amb el profiler de "
+            "PyTorch o Nsight Systems) i desglosseu el pas en els termes de la descomposició "
             "del curs ([Eficiència: MFU](mfu.md)): càlcul útil, kernels per sota del pic, "
             "recàlcul, bombolla del pipeline, comunicació no amagada, espera de dades i "
-            "fallades. Ordena les pèrdues per mida i ataca primer la més gran, a la seva "
-            "causa; després torna a mesurar, perquè cada correcció canvia l'ordre. En el pas "
+            "fallades. Ordeneu els termes per mida i ataqueu primer la causa del més gran; "
+            "després torneu a mesurar, perquè cada correcció canvia l'ordre. En el pas "
             "de Llama 3 405B del capítol, l'ordre és:\n\n"
             "- **{{ ex.mfu_loss_1 }}**: el {{ ex.mfu_loss_1_share }} del pas\n"
             "- **{{ ex.mfu_loss_2 }}**: el {{ ex.mfu_loss_2_share }}\n"
             "- **{{ ex.mfu_loss_3 }}**: el {{ ex.mfu_loss_3_share }}\n"
             "- **{{ ex.mfu_loss_4 }}**: el {{ ex.mfu_loss_4_share }}\n\n"
-            "La teva traça pot ordenar-les d'una altra manera. Com es veu cadascuna i què la "
+            "La vostra traça pot ordenar-los d'una altra manera. Com es veu cadascuna i què la "
             "redueix:\n\n"
-            "- **Kernels per sota del pic.** Compara els FLOP/s de cada kernel gran amb la "
+            "- **Kernels per sota del pic.** Compareu els FLOP/s de cada kernel gran amb la "
             "fitxa tècnica: matrius petites o de formes estranyes, atenció sense "
             "FlashAttention, kernels element a element sense fusionar.\n"
             "- **Recàlcul.** El recàlcul complet torna a executar el forward de cada capa, "
-            "una feina que l'MFU no compta: recalcula de manera selectiva, o només tantes "
+            "una feina que l'MFU no compta: recalculeu de manera selectiva, o només tantes "
             "capes com la memòria exigeixi.\n"
-            "- **La bombolla del pipeline.** Calcula `(p − 1) / (m + p − 1)` per a les teves "
-            "etapes i microlots i compara-ho amb el temps aturat de la primera i l'última "
-            "etapa; afegeix microlots o intercala.\n"
-            "- **Comunicació no amagada.** Busca a la traça operacions col·lectives que no se "
+            "- **La bombolla del pipeline.** Calculeu `(p − 1) / (m + p − 1)` per a les vostres "
+            "etapes i microlots i compareu-ho amb el temps aturat de la primera i l'última "
+            "etapa; afegiu microlots o intercaleu.\n"
+            "- **Comunicació no amagada.** Busqueu a la traça operacions col·lectives que no se "
             "solapen amb cap càlcul: paral·lelisme de tensors que travessa servidors, "
             "all-gathers de ZeRO-3 entre servidors, paquets de gradients massa petits per "
             "solapar-se amb el backward.\n"
             "- **Espera de dades i fallades.** Els buits abans del primer kernel d'un pas "
-            "apunten al carregador de dades; els reinicis i els checkpoints costen un temps "
+            "apunten al carregador de dades; els reinicis i els punts de control costen un temps "
             "que es veu al llarg de dies, no en un sol pas.\n\n"
             "Com a referència: Meta declara entre el {{ mfu.llama3_mfu_low }} i el "
             "{{ mfu.llama3_mfu_high }} per a Llama 3 405B, i per sota del {{ mfu.trouble }} "
@@ -320,7 +322,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "multiplicats pel preu: **{{ ex.cost_h100 }}**."),
         "cost-a100": "I amb A100, en milions de dòlars?",
         "cost-a100.answer": (
-            "**{{ ex.cost_a100 }}**. La H100 és més cara per hora i més barata per "
+            "**{{ ex.cost_a100 }}**. L'H100 és més cara per hora i més barata per "
             "entrenament: fa {{ cost.flops_ratio }} l'aritmètica de l'A100 per "
             "{{ cost.price_ratio }} el preu."),
         "cost-check": (
@@ -374,7 +376,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "({{ comm.nvlink }} per GPU en cada sentit) i un port InfiniBand per GPU entre "
             "servidors ({{ comm.ib }})."),
         "comm-where": (
-            "Per què els frameworks posen el paral·lelisme de tensors dins d'un servidor i "
+            "Per què els entorns d'entrenament "
+            "posen el paral·lelisme de tensors dins d'un servidor i "
             "el de dades entre servidors, i no a l'inrevés?"),
         "comm-where.answer": (
             "El paral·lelisme de tensors comunica dins de cada capa, al forward i al "
