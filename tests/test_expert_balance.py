@@ -75,8 +75,8 @@ def test_bias_balancing_evens_the_load():
     # the popular experts were pushed down, the unpopular ones up
     top, bottom = np.argmax(router.popularity), np.argmin(router.popularity)
     assert history.biases[-1][top] < 0 < history.biases[-1][bottom]
-    # each step moves every bias by gamma at most
-    assert np.abs(np.diff(history.biases, axis=0)).max() == pytest.approx(0.001)
+    # each step moves every bias by gamma at most (float32 biases: to its round-off)
+    assert np.abs(np.diff(history.biases, axis=0)).max() == pytest.approx(0.001, rel=1e-5)
 
 
 @pytest.mark.parametrize(("call", "message"), [

@@ -21,7 +21,6 @@ from fractions import Fraction
 from distlesson.catalog.hardware import GPUS, get_gpu
 from distlesson.catalog.moe import MOE_MODELS, get_moe_model
 from distlesson.memory.precision import PrecisionPreset, get_preset
-from distlesson.parallel.alpha_beta import group_collective
 from distlesson.parallel.expert_layout import (
     DEEPSEEK_V3_LAYOUT,
     DEEPSEEK_V3_RECIPE,
@@ -30,6 +29,7 @@ from distlesson.parallel.expert_layout import (
     ExpertLayout,
     ExpertWorkload,
     all_to_all_bytes,
+    all_to_all_times,
     expert_memory,
 )
 
@@ -102,12 +102,7 @@ def run(args: argparse.Namespace) -> Result:
     memory = expert_memory(arch, layout, workload, recipe)
     cf = args.capacity_factor
     volume = all_to_all_bytes(arch, args.ep, workload, cf)
-    scale = Fraction(cf) if cf is not None else 1
-    buffer = workload.tokens * arch.experts_per_token * arch.hidden_size * scale
-    per_node = min(args.ep, gpu.gpus_per_node)
-    times = [group_collective("all-to-all", float(buffer * b), args.ep, per_node,
-                              intra=gpu.intra_node_link, inter="ib-ndr").time
-             for b in (workload.dispatch_bytes, workload.combine_bytes)]
+    times = all_to_all_times(arch, args.ep, workload, gpu_key, cf)
     result = {
         "model": arch.key, "ep": args.ep, "capacity_factor": cf,
         "total_params": arch.num_params, "active_params": arch.active_params,
@@ -119,7 +114,7 @@ def run(args: argparse.Namespace) -> Result:
         "dispatch_bytes_per_value": float(workload.dispatch_bytes),
         "combine_bytes_per_value": float(workload.combine_bytes),
         "tokens_per_microbatch": workload.tokens,
-        "all_to_all_time_s": sum(times) if args.ep > 1 else 0.0,
+        "all_to_all_time_s": sum(times),
         "per_gpu_bytes": memory.total,
         "per_gpu": {"dense_states": float(memory.dense.total),
                     "expert_states": float(memory.experts.total),

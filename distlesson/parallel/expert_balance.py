@@ -27,9 +27,14 @@ import numpy as np
 
 from distlesson.checks import check_finite_positive, check_positive_int
 
-__all__ = ["BalanceHistory", "SkewedRouter", "balance_loss", "bias_balancing",
+__all__ = ["DEEPSEEK_V3_GAMMA", "BalanceHistory", "SkewedRouter", "balance_loss", "bias_balancing",
            "capacity", "dropped_fraction", "expert_load", "rank_imbalance", "rank_load",
            "select"]
+
+
+DEEPSEEK_V3_GAMMA = 0.001
+"""DeepSeek-V3's bias update speed: 0.001 for the first 14.3T training tokens, then 0
+(report section 4.2)."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +74,11 @@ class SkewedRouter:
         rng = np.random.default_rng([self.seed, step])
         uniform = rng.random((self.tokens, self.num_experts), dtype=np.float32)  # (T, E)
         gumbel = -np.log(-np.log(uniform + np.float32(1e-12)))  # (T, E)
-        logits = np.log(self.popularity).astype(np.float32) + gumbel
-        return 1.0 / (1.0 + np.exp(-logits))
+        return 1.0 / (1.0 + np.exp(-(self._log_popularity + gumbel)))
+
+    @functools.cached_property
+    def _log_popularity(self) -> np.ndarray:
+        return np.log(self.popularity).astype(np.float32)  # (E,) mu
 
 
 def select(scores: np.ndarray, bias: np.ndarray | None, top_k: int) -> np.ndarray:
@@ -161,7 +169,7 @@ def bias_balancing(router: SkewedRouter, steps: int, gamma: float) -> BalanceHis
     """
     check_positive_int("steps", steps)
     check_finite_positive("gamma", gamma)
-    bias = np.zeros(router.num_experts)  # (E,)
+    bias = np.zeros(router.num_experts, dtype=np.float32)  # (E,)
     loads, biases, losses = [], [], []
     for step in range(steps):
         scores = router.affinities(step)  # (T, E)
@@ -170,5 +178,5 @@ def bias_balancing(router: SkewedRouter, steps: int, gamma: float) -> BalanceHis
         loads.append(load)
         biases.append(bias.copy())
         losses.append(balance_loss(scores, experts))
-        bias += gamma * np.sign(load.mean() - load)
+        bias += np.float32(gamma) * np.sign(load.mean() - load).astype(np.float32)
     return BalanceHistory(np.array(loads), np.array(biases), np.array(losses))

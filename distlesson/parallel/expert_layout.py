@@ -23,14 +23,27 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.moe import MoEArchitecture, moe_parameter_tensors
 from distlesson.checks import check_positive_int
 from distlesson.memory.precision import BF16, FP32, PrecisionPreset
 from distlesson.memory.states import MemoryBreakdown, model_states
+from distlesson.parallel.alpha_beta import group_collective
 
-__all__ = ["DEEPSEEK_V3_LAYOUT", "DEEPSEEK_V3_RECIPE", "DEEPSEEK_V3_WORKLOAD", "ExpertLayout",
-           "ExpertMemory", "ExpertWorkload", "StageParams", "all_to_all_bytes",
-           "expert_memory", "stage_params"]
+__all__ = [
+    "DEEPSEEK_V3_LAYOUT",
+    "DEEPSEEK_V3_RECIPE",
+    "DEEPSEEK_V3_WORKLOAD",
+    "FP8_WITH_SCALES",
+    "ExpertLayout",
+    "ExpertMemory",
+    "ExpertWorkload",
+    "StageParams",
+    "all_to_all_bytes",
+    "all_to_all_times",
+    "expert_memory",
+    "stage_params",
+]
 
 DEEPSEEK_V3_RECIPE = PrecisionPreset(
     "deepseek-v3", BF16, FP32, FP32, BF16,
@@ -187,6 +200,28 @@ def all_to_all_bytes(arch: MoEArchitecture, ep: int, workload: ExpertWorkload,
     if not (math.isfinite(capacity_factor) and capacity_factor > 0):
         raise ValueError(f"capacity_factor={capacity_factor!r} must be a number > 0")
     return volume * Fraction(capacity_factor)
+
+
+def all_to_all_times(arch: MoEArchitecture, ep: int, workload: ExpertWorkload, gpu: str,
+                     capacity_factor: float | None = None, inter: str = "ib-ndr",
+                     ) -> tuple[float, float]:
+    """Seconds of the dispatch and of the combine all-to-all (forward, one MoE layer, one
+    micro-batch) with the alpha-beta model: each GPU's send buffer is T k h values (times
+    the capacity factor) of which (ep - 1)/ep leave it
+    (:func:`distlesson.parallel.alpha_beta.group_collective`). The ep GPUs fill nodes of the
+    GPU's server; across nodes every byte crosses ``inter``, the slowest link (one port per
+    GPU). Units: seconds."""
+    all_to_all_bytes(arch, ep, workload, capacity_factor)  # the same checks
+    if ep == 1:
+        return 0.0, 0.0
+    node = get_gpu(gpu)
+    scale = Fraction(capacity_factor) if capacity_factor is not None else 1
+    values = workload.tokens * arch.experts_per_token * arch.hidden_size * scale
+    per_node = min(ep, node.gpus_per_node)
+    dispatch, combine = (group_collective("all-to-all", float(values * b), ep, per_node,
+                                          intra=node.intra_node_link, inter=inter).time
+                         for b in (workload.dispatch_bytes, workload.combine_bytes))
+    return dispatch, combine
 
 
 @dataclass(frozen=True)
