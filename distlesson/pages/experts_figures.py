@@ -16,6 +16,7 @@ from distlesson.parallel.expert_layout import (
     DEEPSEEK_V3_LAYOUT,
     DEEPSEEK_V3_RECIPE,
     DEEPSEEK_V3_WORKLOAD,
+    FP8_TILE,
     FP8_WITH_SCALES,
     stage_params,
 )
@@ -91,6 +92,7 @@ def _all_to_all() -> list[Figure]:
     h800_nvlink = get_interconnect(get_gpu("h800-sxm").intra_node_link).bandwidth
     return [
         Figure("moe.fp8_bytes", float(FP8_WITH_SCALES), "B", 5),
+        Figure("moe.fp8_tile", FP8_TILE),
         Figure("moe.a2a_v3", v3_bytes, "MB", 1),
         Figure("moe.a2a_v3_dispatch", v3_d, "ms", 2),
         Figure("moe.a2a_v3_combine", v3_c, "ms", 2),

@@ -159,7 +159,9 @@ class ExpertWorkload:
         return self.seq_len * self.micro_batch
 
 
-FP8_WITH_SCALES = 1 + Fraction(4, 128)
+FP8_TILE = 128
+"""Values per fp32 scale in DeepSeek-V3's fp8 activations (1 x 128 tiles, section 3.3.2)."""
+FP8_WITH_SCALES = 1 + Fraction(4, FP8_TILE)
 """Bytes per value of an fp8 tensor with one fp32 scale per 1 x 128 tile (DeepSeek-V3's
 fine-grained quantization of activations, report section 3.3.2)."""
 
