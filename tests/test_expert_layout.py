@@ -103,3 +103,16 @@ def test_errors_name_the_value(call, message):
     with pytest.raises(ValueError) as error:
         call()
     assert message in str(error.value)
+
+
+def test_tensor_parallelism_splits_the_dense_part_only():
+    # Mixtral, dp 4 x tp 2 = 8 GPUs per stage, ep 8: one expert per GPU, one copy of each.
+    # Dense: 46,702,792,704 - 32 x 8 x 176,160,768 = 1,605,636,096, halved by tp = 2
+    layout = ExpertLayout(dp=4, tp=2, ep=8)
+    assert layout.expert_dp == 1 and layout.world_size == 8
+    m = expert_memory(MX, layout, ExpertWorkload(), DEEPSEEK_V3_RECIPE)
+    assert m.params == 1_605_636_096 // 2 + 32 * 176_160_768
+    assert m.dense.weights == 1_605_636_096 // 2 * 2
+    assert m.experts.weights == 32 * 176_160_768 * 2
+    # sequence parallelism splits the layer inputs over tp: 1F1B on one stage, 1 micro-batch
+    assert m.activations == 1 * 32 * 4096 * 4096 * 2 / 2

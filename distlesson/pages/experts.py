@@ -77,7 +77,8 @@ def params_table(locale: str) -> str:
     rows = []
     for m in MOE_MODELS.values():
         attention = w("mla" if isinstance(m.attention, LatentAttention) else "gqa")
-        top_k = f"{format_number(m.routed_experts, locale)}, top-{m.experts_per_token}"
+        top_k = (f"{format_number(m.routed_experts, locale)}, "
+                 f"top-{format_number(m.experts_per_token, locale)}")
         rows.append((
             m.display_name, attention,
             f"{format_number(m.dense_layers, locale)} + {format_number(m.moe_layers, locale)}",
@@ -137,7 +138,7 @@ def all_to_all_table(locale: str) -> str:
             where = w("nodes", k=format_number(ep // node.gpus_per_node, locale),
                       link=get_interconnect("ib-ndr").display_name)
         fmt = "fp8" if workload.dispatch_bytes < 2 else "bf16"
-        case = f"{arch.display_name}, ep = {ep}"
+        case = f"{arch.display_name}, ep = {format_number(ep, locale)}"
         rows.append((ltr(case, locale), where,
                      f"{fmt}: {format_quantity(dispatch, 'ms', locale, digits=2)}",
                      f"bf16: {format_quantity(combine, 'ms', locale, digits=2)}",
