@@ -1,11 +1,14 @@
-"""The chapter "Mixture of experts" in real headless Chromium: its exercises accept a right
-answer typed the way each language writes numbers and refuse a wrong one; its plots are
-drawn; nothing is fetched from another host."""
+"""The chapter "Mixture of experts" in real headless Chromium: the expert-parallelism widget
+shows the library's values for the setting chosen, and the reason for a refused one; the
+exercises accept a right answer typed the way each language writes numbers and refuse a
+wrong one; the plots are drawn; nothing is fetched from another host."""
 
+import pytest
 from playwright.sync_api import expect
 
 from distlesson.exercises_experts import expert_exercises
 from distlesson.pages.exercises_widget import in_answer_unit
+from distlesson.pages.experts_widget import setting_key, widget_data
 from distlesson.render.numbers import format_number
 from tests import browser as shared
 
@@ -13,8 +16,25 @@ from tests import browser as shared
 site, server, browser = shared.site, shared.server, shared.browser
 
 PAGES = {"en": "/experts/", "ca": "/ca/experts/", "fa": "/fa/experts/"}
-WIDGET_UNDER_TEST = shared.WidgetUnderTest('.dl-widget[data-widget="exercises"]', PAGES, (), ())
+WIDGET = '.dl-widget[data-widget="experts"]'
+WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, ("model", "ep", "capacity"),
+                                           ("deepseek-v3", 64, "none"))
 locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
+out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
+
+
+@pytest.mark.parametrize("setting", [("deepseek-v3", 16, "none"), ("deepseek-v3", 8, "1.25"),
+                                     ("mixtral-8x7b", 8, "2.0"), ("mixtral-8x7b", 16, "none")])
+def test_widget_shows_the_library_s_values(page, locale, setting):
+    choose(page, *setting)
+    entry = widget_data(locale)["d"][setting_key(*setting)]
+    if "x" in entry:  # refused: the reason, and no figure
+        expect(out(page, "experts")).to_have_text(entry["x"])
+        expect(out(page, "bytes")).to_have_text("—")
+        return
+    for name, key in (("experts", "e"), ("bytes", "b"), ("time", "t"), ("memory", "m"),
+                      ("fits", "f")):
+        expect(out(page, name)).to_have_text(entry[key])
 
 
 def _typed(value: float, locale: str) -> str:
