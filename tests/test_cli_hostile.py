@@ -18,6 +18,7 @@ BASE = {
     "plan": ["--model", "llama3-8b", "--gpus", "8", "--seq", "8192",
              "--tokens-per-step", "1M"],
     "collective": ["--op", "all-reduce", "--bytes", "1e9", "--ranks", "16"],
+    "moe": ["--model", "mixtral-8x7b", "--ep", "8"],
 }
 TARGETS = {
     "memory": ["--params", "--dp", "--tp", "--pp"],
@@ -27,6 +28,7 @@ TARGETS = {
     "cost": ["--gpu-hours", "--price"],
     "plan": ["--gpus", "--seq", "--tokens-per-step"],
     "collective": ["--bytes", "--ranks", "--gpus-per-node"],
+    "moe": ["--ep", "--capacity-factor", "--dp", "--pp", "--seq"],
 }
 CASES = [(command, option, value) for command, options in TARGETS.items()
          for option in options for value in HOSTILE]

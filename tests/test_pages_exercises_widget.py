@@ -13,6 +13,7 @@ from distlesson import exercises as lib
 from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.models import get_model
 from distlesson.claims.savings import checkpoint_reduction
+from distlesson.exercises_experts import expert_exercises
 from distlesson.memory.states import model_states
 from distlesson.pages import exercises_widget
 from distlesson.pages.exercise_texts import TEXTS
@@ -231,7 +232,7 @@ def test_the_three_languages_show_the_same_exercises():
 
 
 def test_texts_have_the_same_keys_and_figures_in_every_language():
-    for exercise in lib.exercises() + lib.chapter_exercises():
+    for exercise in lib.exercises() + lib.chapter_exercises() + expert_exercises():
         keys = {"title", "question"} | {p.id for p in exercise.parts} | {
             f"{p.id}.answer" for p in exercise.parts}
         for locale in LOCALES:
@@ -244,7 +245,7 @@ def test_texts_have_the_same_keys_and_figures_in_every_language():
                      for locale in LOCALES}
             assert links["ca"] == links["en"] == links["fa"], (exercise.id, key)
     assert set(TEXTS["en"]) == set(TEXTS["ca"]) == set(TEXTS["fa"]) == {
-        e.id for e in lib.exercises() + lib.chapter_exercises()}
+        e.id for e in lib.exercises() + lib.chapter_exercises() + expert_exercises()}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -352,3 +353,13 @@ def test_low_mfu_answer_ranks_the_losses_as_the_mfu_chapter_does(locale):
         assert f"{{{{ ex.mfu_loss_{rank} }}}}" in answer
     # every loss of the decomposition gets its how-to, recomputation among them
     assert answer.count("\n- **") == shown + 5
+
+
+def test_expert_exercises_by_hand():
+    active, a2a, weights = (p.value for e in expert_exercises() for p in e.parts)
+    # Mixtral: 46,702,792,704 parameters; its 32 layers skip 6 experts of 3 x 4096 x 14336
+    assert active == Fraction(46_702_792_704 - 32 * 6 * 176_160_768, 46_702_792_704)
+    # 4096 tokens x top-2 x hidden 4096, 7/8 to other GPUs, bf16 out and back (2 + 2 bytes)
+    assert a2a == 4096 * 2 * 4096 * 7 // 8 * 4 == 117_440_512
+    # DeepSeek-V3: 58 MoE layers x 256/64 experts x 3 x 7168 x 2048 parameters x 2 bytes
+    assert weights == 58 * 4 * 3 * 7168 * 2048 * 2

@@ -144,6 +144,8 @@ REFERENCES: tuple[Reference, ...] = (
               "Switch Transformers: Scaling to Trillion Parameter Models with Simple and "
               "Efficient Sparsity", "JMLR 23 (arXiv:2101.03961)", 2022,
               "https://arxiv.org/abs/2101.03961"),
+    Reference("mixtral", "Jiang", True, "Mixtral of Experts", "arXiv:2401.04088", 2024,
+              "https://arxiv.org/abs/2401.04088"),
     Reference("pipedream", "Narayanan", True,
               "PipeDream: Generalized Pipeline Parallelism for DNN Training", "SOSP 2019",
               2019, "https://doi.org/10.1145/3341301.3359646"),

@@ -19,6 +19,7 @@ from distlesson.catalog.models import get_model
 from distlesson.claims.claim import Claim, Figure
 from distlesson.claims.communication import communication_claims
 from distlesson.claims.efficiency import efficiency_claims
+from distlesson.claims.experts import expert_claims
 from distlesson.claims.fit import fit_claims
 from distlesson.claims.layouts import layout_claims
 from distlesson.claims.listings import data_parallel_claims, listing_claims
@@ -293,7 +294,8 @@ def _translated(claim: Claim) -> Claim:
 CLAIMS: tuple[Claim, ...] = tuple(
     _translated(c) for c in (*_ca_claims(), *_fa_memory_claims(), *_fa_gpu_claims(),
                              *fit_claims(), *listing_claims(), *data_parallel_claims(),
-                             *communication_claims(), *parallelism_claims(),
+                             *communication_claims(), *expert_claims(),
+                             *parallelism_claims(),
                              *layout_claims(), *pipeline_claims(), *savings_claims(),
                              *efficiency_claims()))
 """Every claim of the register, in the order of the chapter."""

@@ -23,6 +23,7 @@ from . import (
     layout,
     memory,
     mfu,
+    moe,
     pipeline,
     plan,
     roofline,
@@ -47,6 +48,8 @@ _SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
                  "(Williams et al. 2009)", roofline.add, roofline.run),
     "collective": ("one collective's time on real links, and nccl-tests' algbw and busbw "
                    "(alpha-beta model)", collective.add, collective.run),
+    "moe": ("a mixture-of-experts model under expert parallelism: parameters, experts and "
+            "memory per GPU, all-to-all bytes per layer", moe.add, moe.run),
     "cost": ("the dollars of a training run, from GPU-hours or from FLOPs and MFU",
              cost.add, cost.run),
     "mfu": ("model FLOPs utilisation of a step: model FLOPs / (time x GPUs x peak)",

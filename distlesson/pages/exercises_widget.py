@@ -29,6 +29,7 @@ from distlesson.exercises import (
     chapter_exercises,
     exercises,
 )
+from distlesson.exercises_experts import expert_exercises
 from distlesson.pages.exercise_texts import TEXTS
 from distlesson.pages.widget_html import data_script, widget_id
 from distlesson.render.figure import Figure, Text
@@ -208,13 +209,20 @@ def _numeric_data(part: NumericPart, locale: str) -> dict[str, Any]:
     }
 
 
-def _items(chapter: bool) -> tuple[Exercise, ...]:
-    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`)."""
-    return chapter_exercises() if chapter else exercises()
+def _items(chapter: bool | str) -> tuple[Exercise, ...]:
+    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`):
+    ``True`` is the chapter "Communication and the network", a string names the chapter."""
+    if chapter is False:
+        return exercises()
+    if chapter in (True, "communication"):
+        return chapter_exercises()
+    if chapter == "experts":
+        return expert_exercises()
+    raise ValueError(f"chapter={chapter!r} has no exercises; allowed: communication, experts")
 
 
 @functools.cache
-def widget_data(locale: str, chapter: bool = False) -> dict[str, Any]:
+def widget_data(locale: str, chapter: bool | str = False) -> dict[str, Any]:
     """What the script needs: the answers and tolerances, the count's words, the parsing."""
     check_locale(locale)
     items = _items(chapter)
@@ -314,9 +322,10 @@ def _exercise(number: int, exercise: Exercise, locale: str) -> str:
         f"{parts}</section>")
 
 
-def exercises_widget(locale: str, *, chapter: bool = False) -> str:
+def exercises_widget(locale: str, *, chapter: bool | str = False) -> str:
     """The whole page's exercises as an HTML fragment for ``locale``, their answers embedded
-    (``chapter``: the exercises of the chapter "Communication and the network" instead)."""
+    (``chapter``: a chapter's own exercises instead, True for "Communication and the
+    network", or the chapter's name: "communication", "experts")."""
     check_locale(locale)
     data = widget_data(locale, chapter)
     progress = (f'<div class="dl-ex-progress" data-progress hidden>'

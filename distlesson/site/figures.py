@@ -25,6 +25,7 @@ _SOURCES: tuple[str, ...] = (
     "distlesson.pages.parallelism_sims",
     "distlesson.pages.pipeline",
     "distlesson.pages.communication_figures",
+    "distlesson.pages.experts_figures",
     "distlesson.pages.checkpointing",
     "distlesson.pages.savings",
     "distlesson.pages.hardware",

@@ -35,7 +35,8 @@ ALLOWED_NAMES: tuple[str, ...] = (
     r"GPT-[234]",  # model families
     r"GPT \d+(?:\.\d+)?[BT]",  # the Megatron-LM papers' GPT models, named by their size
     r"Llama 3(?:\.1)?(?: (?:8|70|405)B)?",  # the Llama 3 herd and its sizes
-    r"DeepSeek-V3",
+    r"DeepSeek-V[23]",
+    r"Mixtral 8x7B",  # Mistral's mixture of experts: eight experts of a 7B-sized model
     r"BLOOM 176B",  # BigScience's model
     r"[345]D",  # 3D, 4D and 5D parallelism
     r"8-bit",  # 8-bit Adam

@@ -830,3 +830,50 @@ for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
             f"{{{{ claim.{_id}.computed }}}} per GPU. {_detail}"
         ),
     }
+
+# The chapter "Mixture of experts".
+CLAIMS.update({
+    "ca_ep_all_to_all": {
+        "source": "§2.5",
+        "statement": (
+            "El paral·lelisme d'experts reparteix els experts d'un MoE i requereix un "
+            "all-to-all per capa."
+        ),
+        "why": (
+            "N'hi ha dos per capa a la passada endavant, l'enviament que fa arribar cada "
+            "token als seus experts i la recollida que en torna els resultats, i dos més a la "
+            "passada enrere: {{ claim.ca_ep_all_to_all.computed }} per capa MoE i per "
+            "micro-batch. I només a les capes MoE: les {{ claim.ca_ep_all_to_all.dense }} "
+            "primeres capes de DeepSeek-V3 són denses i no en necessiten cap."
+        ),
+    },
+    "ca_moe_mfu": {
+        "source": "§4",
+        "statement": (
+            "Amb MoE i context llarg és normal tenir MFU per sota del "
+            "{{ claim.ca_moe_mfu.stated }} que es considera bo per a l'entrenament dens."
+        ),
+        "why": (
+            "L'informe de DeepSeek-V3 implica un {{ claim.ca_moe_mfu.computed }} del pic "
+            "bf16 de l'H800 (sis FLOP per paràmetre actiu i per token, dividits per les "
+            "hores de GPU del preentrenament): just per sota del llindar. Però els seus "
+            "productes de matrius es feien en fp8, amb un pic el doble d'alt: respecte "
+            "d'aquest pic, en surt un {{ claim.ca_moe_mfu.fp_eight }}. És més baix, com diu "
+            "la font; quant més baix depèn del pic pel qual es divideix."
+        ),
+    },
+    "fa_moe_order": {
+        "source": "lectures recomanades",
+        "statement": (
+            "L'informe de DeepSeek-V3 mostra com l'arquitectura MoE redueix el cost de "
+            "l'entrenament en un ordre de magnitud."
+        ),
+        "why": (
+            "Per token, els FLOP de l'entrenament segueixen els paràmetres actius: un model "
+            "dens amb tots els {{ claim.fa_moe_order.total }} de paràmetres en calcularia "
+            "{{ claim.fa_moe_order.computed }} més que els {{ claim.fa_moe_order.active }} "
+            "d'actius de DeepSeek-V3, més d'un ordre de magnitud. La memòria no es redueix: "
+            "cal guardar els estats de tots els experts."
+        ),
+    },
+})

@@ -389,4 +389,56 @@ TEXTS: dict[str, dict[str, str]] = {
             "següent. En el pas de Llama 3.1 405B, el trànsit exposat del paral·lelisme de "
             "tensors és de {{ comm.tp_exposed }} fins i tot sobre NVLink."),
     },
+    "moe-active": {
+        "title": "Què fa servir un token de Mixtral",
+        "question": (
+            "Mixtral 8x7B té {{ ex.moe_ex_total }} de paràmetres. Cadascuna de les seves "
+            "{{ ex.moe_ex_layers }} capes conté {{ ex.moe_ex_experts }} experts de "
+            "{{ ex.moe_ex_expert }} de paràmetres cadascun, i l'encaminador envia cada token "
+            "a {{ ex.moe_ex_top_k }} d'aquests experts."),
+        "moe-active": (
+            "Quina part dels paràmetres fa servir un token, si hi comptem tot menys els "
+            "experts als quals no s'envia, en %?"),
+        "moe-active.answer": (
+            "A cada capa, el token es deixa `E − k` experts: els paràmetres que no fa servir "
+            "són capes × (E − k) × la mida d'un expert, i el que queda és "
+            "**{{ ex.moe_active }}** del total. La memòria, però, ho ha de guardar tot: els "
+            "pesos, els gradients i els estats de l'optimitzador de tots els experts. Aquest "
+            "recompte inclou l'embedding d'entrada, com fa la xifra de Mistral; si el "
+            "traiem, com fa DeepSeek, la proporció baixa una mica."),
+    },
+    "moe-a2a": {
+        "title": "L'all-to-all d'una capa",
+        "question": (
+            "Mixtral s'executa amb els seus {{ ex.moe_ex_experts }} experts repartits en "
+            "{{ ex.moe_ex_ep }} GPU, un a cadascuna. Un micro-batch posa "
+            "{{ ex.moe_ex_tokens }} tokens a cada GPU; cada token va a {{ ex.moe_ex_top_k }} "
+            "experts, triats uniformement; la dimensió oculta és {{ ex.moe_ex_hidden }}, i "
+            "les activacions viatgen en bf16 en tots dos sentits."),
+        "moe-a2a": (
+            "Quants bytes envia una GPU en la passada endavant d'una capa MoE, sumant "
+            "l'enviament i la recollida, en MB (un milió de bytes)?"),
+        "moe-a2a.answer": (
+            "Cada GPU té `T k` còpies de tokens, i una fracció `(ep − 1) / ep` correspon a "
+            "experts d'altres GPU. Cada una d'aquestes còpies surt com `h` valors bf16 en "
+            "l'enviament, i el resultat torna amb la mateixa mida en la recollida: "
+            "`T k h (ep − 1) / ep × (2 + 2)` bytes, **{{ ex.moe_a2a }}**. La passada enrere "
+            "n'envia el mateix."),
+    },
+    "moe-weights": {
+        "title": "Els experts que guarda una GPU",
+        "question": (
+            "DeepSeek-V3 té {{ ex.moe_ex_v3_experts }} experts encaminats a cadascuna de les "
+            "seves {{ ex.moe_ex_v3_layers }} capes MoE, de {{ ex.moe_ex_v3_expert }} de "
+            "paràmetres cadascun. Els repartim entre ep = {{ ex.moe_ex_v3_ep }} GPU, sense "
+            "pipeline."),
+        "moe-weights": (
+            "Quants GB de pesos d'experts en bf16 guarda cada GPU (GB = mil milions de "
+            "bytes)?"),
+        "moe-weights.answer": (
+            "Cada GPU guarda `E / ep` experts de cada capa MoE: capes × `E / ep` × els "
+            "paràmetres d'un expert × dos bytes, **{{ ex.moe_weights }}**, abans de comptar "
+            "els gradients i els estats de l'optimitzador, que ho multipliquen unes quantes "
+            "vegades. Per això DeepSeek-V3 també reparteix les capes en un pipeline."),
+    },
 }

@@ -374,4 +374,53 @@ TEXTS: dict[str, dict[str, str]] = {
             "On Llama 3.1 405B's step, tensor parallelism's exposed traffic is "
             "{{ comm.tp_exposed }} even on NVLink."),
     },
+    "moe-active": {
+        "title": "What a token uses of Mixtral",
+        "question": (
+            "Mixtral 8x7B has {{ ex.moe_ex_total }} parameters. Each of its "
+            "{{ ex.moe_ex_layers }} layers holds {{ ex.moe_ex_experts }} experts of "
+            "{{ ex.moe_ex_expert }} parameters each, and the router sends every token to "
+            "{{ ex.moe_ex_top_k }} of them."),
+        "moe-active": (
+            "What share of the parameters does one token compute with, counting everything "
+            "but the experts it is not sent to, in %?"),
+        "moe-active.answer": (
+            "Per layer the token skips `E − k` experts: the skipped parameters are layers × "
+            "(E − k) × the expert's size, and what remains is **{{ ex.moe_active }}** of the "
+            "total. Memory still holds all of it: every expert's weights, gradients and "
+            "optimizer states. This count keeps the input embedding, as Mistral's own "
+            "figure does; leave it out, as DeepSeek does, and the share falls a little."),
+    },
+    "moe-a2a": {
+        "title": "One layer's all-to-all",
+        "question": (
+            "Mixtral runs with its {{ ex.moe_ex_experts }} experts on {{ ex.moe_ex_ep }} GPUs, "
+            "one each. A micro-batch puts {{ ex.moe_ex_tokens }} tokens on every GPU; each "
+            "token goes to {{ ex.moe_ex_top_k }} experts, chosen uniformly; the hidden size is "
+            "{{ ex.moe_ex_hidden }}, and activations travel in bf16 both ways."),
+        "moe-a2a": (
+            "How many bytes does one GPU send in one MoE layer's forward, dispatch and "
+            "combine together, in MB (a million bytes)?"),
+        "moe-a2a.answer": (
+            "Each GPU has `T k` token copies; a share `(ep − 1) / ep` of them belongs to "
+            "another GPU's expert. Each such copy leaves as `h` bf16 values in the dispatch, "
+            "and its result comes back the same size in the combine: "
+            "`T k h (ep − 1) / ep × (2 + 2)` bytes, **{{ ex.moe_a2a }}**. The backward sends "
+            "as much again."),
+    },
+    "moe-weights": {
+        "title": "The experts a GPU holds",
+        "question": (
+            "DeepSeek-V3 has {{ ex.moe_ex_v3_experts }} routed experts in each of its "
+            "{{ ex.moe_ex_v3_layers }} MoE layers, each of {{ ex.moe_ex_v3_expert }} "
+            "parameters. Spread them over ep = {{ ex.moe_ex_v3_ep }} GPUs with no pipeline."),
+        "moe-weights": (
+            "How many GB of expert weights, in bf16, does each GPU hold (GB = a billion "
+            "bytes)?"),
+        "moe-weights.answer": (
+            "Each GPU holds `E / ep` experts of every MoE layer: layers × `E / ep` × the "
+            "expert's parameters × two bytes, **{{ ex.moe_weights }}**, before gradients and "
+            "optimizer states, which multiply it several times. That is why DeepSeek-V3 "
+            "also splits the layers into a pipeline."),
+    },
 }
