@@ -18,6 +18,8 @@ BASE = {
     "plan": ["--model", "llama3-8b", "--gpus", "8", "--seq", "8192",
              "--tokens-per-step", "1M"],
     "collective": ["--op", "all-reduce", "--bytes", "1e9", "--ranks", "16"],
+    "failures": ["--gpus", "16384", "--interruptions", "419", "--days", "54",
+                 "--checkpoint-s", "20", "--restart-s", "300"],
 }
 TARGETS = {
     "memory": ["--params", "--dp", "--tp", "--pp"],
@@ -27,6 +29,7 @@ TARGETS = {
     "cost": ["--gpu-hours", "--price"],
     "plan": ["--gpus", "--seq", "--tokens-per-step"],
     "collective": ["--bytes", "--ranks", "--gpus-per-node"],
+    "failures": ["--gpus", "--interruptions", "--days", "--checkpoint-s", "--restart-s"],
 }
 CASES = [(command, option, value) for command, options in TARGETS.items()
          for option in options for value in HOSTILE]
