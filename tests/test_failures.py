@@ -95,7 +95,7 @@ def test_checkpoint_of_llama3_405b():
     # at Tectonic's sustained 2 TB/s: 5.682e12 / 2e12 = 2.841 s
     assert write_time(size.total, TECTONIC.sustained) == pytest.approx(2.840974, abs=1e-6)
     # one GPU of 16,384 copies 1/16,384 of it over PCIe 5 (64 GB/s):
-    # 346,798,062.5 B / 64e9 = 5.4187 ms
+    # 5,681,947,443,200 / 16,384 = 346,798,550 B; / 64e9 = 5.4187 ms
     assert async_pause(size.per_writer(16384), 64e9) == pytest.approx(0.0054187, abs=1e-7)
 
 

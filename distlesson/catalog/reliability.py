@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["LLAMA3_CAUSES", "LLAMA3_INTERRUPTIONS", "TECTONIC", "FailureCause",
-           "InterruptionSnapshot", "Storage"]
+__all__ = ["LLAMA3_CAUSES", "LLAMA3_INTERRUPTIONS", "LLAMA3_MANUAL_INTERVENTIONS",
+           "LLAMA3_SHARD_BYTES", "TECTONIC", "FailureCause", "InterruptionSnapshot", "Storage"]
 
 _TABLE5 = "Grattafiori et al. 2024, The Llama 3 Herd of Models, section 3.3.4, Table 5"
 
@@ -50,6 +50,11 @@ class InterruptionSnapshot:
 LLAMA3_INTERRUPTIONS = InterruptionSnapshot(gpus=16_384, days=54, total=466, unexpected=419,
                                             source=_TABLE5)
 """Llama 3 405B's pre-training snapshot: 466 interruptions in 54 days, 419 unexpected."""
+LLAMA3_MANUAL_INTERVENTIONS = 3
+"""Section 3.3.4: significant manual intervention was needed only three times; automation
+handled the rest."""
+LLAMA3_SHARD_BYTES = (1e6, 4e9)
+"""Section 3.3.1: each GPU's checkpointed model state ranges from 1 MB to 4 GB."""
 
 LLAMA3_CAUSES: tuple[FailureCause, ...] = tuple(FailureCause(*row) for row in (
     ("faulty_gpu", "GPU", 148, 0.301),

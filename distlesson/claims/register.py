@@ -19,6 +19,7 @@ from distlesson.catalog.models import get_model
 from distlesson.claims.claim import Claim, Figure
 from distlesson.claims.communication import communication_claims
 from distlesson.claims.efficiency import efficiency_claims
+from distlesson.claims.failures import failures_claims
 from distlesson.claims.fit import fit_claims
 from distlesson.claims.layouts import layout_claims
 from distlesson.claims.listings import data_parallel_claims, listing_claims
@@ -295,7 +296,7 @@ CLAIMS: tuple[Claim, ...] = tuple(
                              *fit_claims(), *listing_claims(), *data_parallel_claims(),
                              *communication_claims(), *parallelism_claims(),
                              *layout_claims(), *pipeline_claims(), *savings_claims(),
-                             *efficiency_claims()))
+                             *efficiency_claims(), *failures_claims()))
 """Every claim of the register, in the order of the chapter."""
 
 

@@ -207,13 +207,16 @@ def _numeric_data(part: NumericPart, locale: str) -> dict[str, Any]:
     }
 
 
-def _items(chapter: bool) -> tuple[Exercise, ...]:
-    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`)."""
-    return chapter_exercises() if chapter else exercises()
+def _items(chapter: bool | str) -> tuple[Exercise, ...]:
+    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`;
+    True: the communication chapter's)."""
+    if chapter is True:
+        return chapter_exercises()
+    return chapter_exercises(chapter) if chapter else exercises()
 
 
 @functools.cache
-def widget_data(locale: str, chapter: bool = False) -> dict[str, Any]:
+def widget_data(locale: str, chapter: bool | str = False) -> dict[str, Any]:
     """What the script needs: the answers and tolerances, the count's words, the parsing."""
     check_locale(locale)
     items = _items(chapter)
@@ -313,9 +316,10 @@ def _exercise(number: int, exercise: Exercise, locale: str) -> str:
         f"{parts}</section>")
 
 
-def exercises_widget(locale: str, *, chapter: bool = False) -> str:
+def exercises_widget(locale: str, *, chapter: bool | str = False) -> str:
     """The whole page's exercises as an HTML fragment for ``locale``, their answers embedded
-    (``chapter``: the exercises of the chapter "Communication and the network" instead)."""
+    (``chapter``: a chapter's own exercises instead, by name; True: "Communication and the
+    network")."""
     check_locale(locale)
     data = widget_data(locale, chapter)
     progress = (f'<div class="dl-ex-progress" data-progress hidden>'

@@ -387,3 +387,61 @@ TEXTS: dict[str, dict[str, str]] = {
             "tensors és de {{ comm.tp_exposed }} fins i tot sobre NVLink."),
     },
 }
+
+TEXTS.update({
+    "fail-young": {
+        "title": "L'interval de Young per a una quarta part del clúster de Llama 3",
+        "question": (
+            "Una tasca corre en {{ ex.fail_ex_gpus }} H100 que fallen al ritme de Llama 3 "
+            "({{ fail.unexpected }} interrupcions inesperades en {{ fail.days }} dies amb "
+            "{{ fail.gpus }} GPU), independentment les unes de les altres. Cada checkpoint "
+            "atura l'entrenament {{ ex.fail_ex_write }}."),
+        "fail-mtbf": "Quin és el temps mitjà entre fallades de la tasca, en segons?",
+        "fail-mtbf.answer": (
+            "El MTBF baixa com la inversa del nombre de GPU: els {{ fail.mtbf_s }} de Llama 3 "
+            "amb {{ fail.gpus }} GPU esdevenen, amb {{ ex.fail_ex_gpus }}, "
+            "**{{ ex.fail_mtbf }}**."),
+        "fail-young": "Quin és l'interval de checkpoint de Young, en segons?",
+        "fail-young.answer": (
+            "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
+            "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
+            "vegades menys i fa checkpoints la meitat de sovint: l'interval creix com l'arrel "
+            "quadrada del MTBF."),
+    },
+    "fail-goodput": {
+        "title": "El goodput a l'interval de Young",
+        "question": (
+            "La mateixa tasca fa checkpoints a l'interval de Young ({{ ex.fail_young }}); "
+            "després de cada fallada triga {{ ex.fail_ex_restart }} a tornar a entrenar."),
+        "fail-goodput": (
+            "Quina part del temps real es dedica a entrenament que es conserva, en primer "
+            "ordre, en percentatge?"),
+        "fail-goodput.answer": (
+            "`1 / (1 + δ/τ + (R + τ/2)/M)` amb δ = {{ ex.fail_ex_write }}, τ = "
+            "{{ ex.fail_young }}, R = {{ ex.fail_ex_restart }} i M = {{ ex.fail_mtbf }}: "
+            "**{{ ex.fail_goodput }}**. A l'interval de Young les pauses i les mitges "
+            "feines perdudes costen el mateix; els reinicis s'hi sumen, i només un reinici "
+            "més ràpid els redueix."),
+    },
+    "fail-size": {
+        "title": "Un checkpoint de Llama 3 70B",
+        "question": (
+            "Llama 3 70B s'entrena amb AdamW en precisió mixta: pesos i gradients en bf16, "
+            "una còpia mestra en fp32 i dos moments en fp32. El checkpoint s'escriu en un "
+            "emmagatzematge que sosté {{ ex.fail_ex_storage }}, repartit a parts iguals entre "
+            "{{ ex.fail_ex_writers }} processos."),
+        "fail-size": "Quant ocupa el checkpoint, en GB?",
+        "fail-size.answer": (
+            "Els pesos, la còpia mestra i els moments, no els gradients: "
+            "{{ fail.bytes_per_param }} bytes per paràmetre, **{{ ex.fail_size }}**."),
+        "fail-write": "Quant triga a escriure's a l'amplada de banda sostinguda, en segons?",
+        "fail-write.answer": (
+            "Els bytes dividits per l'amplada de banda: **{{ ex.fail_write }}**, sempre que "
+            "hi escriguin prou processos per saturar l'emmagatzematge."),
+        "fail-shard": "Quant escriu cada procés, en MB?",
+        "fail-shard.answer": (
+            "El checkpoint dividit pels processos: **{{ ex.fail_shard }}**. Un checkpoint "
+            "asíncron només atura l'entrenament mentre cada GPU copia aquesta quantitat a la "
+            "memòria de l'amfitrió."),
+    },
+})
