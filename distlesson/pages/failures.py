@@ -13,6 +13,7 @@ import functools
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FixedLocator, NullLocator
 
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.models import get_model
@@ -78,26 +79,26 @@ _L: dict[str, dict[str, str]] = {
     "async": {"en": "Async pause (PCIe)", "ca": "Pausa asíncrona (PCIe)",
               "fa": "توقف ناهمگام (PCIe)"},
     "gpus_axis": {"en": "GPUs in the job", "ca": "GPU de la tasca", "fa": "تعداد GPUهای کار"},
-    "mtbf_axis": {"en": "mean time between failures", "ca": "temps mitjà entre fallades",
-                  "fa": "میانگین زمان بین خرابی‌ها"},
+    "mtbf_axis": {"en": "mean time between failures (hours)",
+                  "ca": "temps mitjà entre fallades (hores)",
+                  "fa": "میانگین زمان بین خرابی‌ها (ساعت)"},
     "all": {"en": "all unexpected interruptions", "ca": "totes les interrupcions inesperades",
             "fa": "همهٔ توقف‌های غیرمنتظره"},
     "gpu_only": {"en": "GPU causes only", "ca": "només causes de GPU",
                  "fa": "فقط علت‌های مربوط به GPU"},
     "mtbf_title": {"en": "A job's MTBF against its size", "ca": "El MTBF d'una tasca segons "
                    "la mida", "fa": "میانگین زمان بین خرابی‌های یک کار بر حسب اندازه"},
-    "interval_axis": {"en": "seconds of training between checkpoints",
-                      "ca": "segons d'entrenament entre checkpoints",
-                      "fa": "ثانیه‌های آموزش میان دو چک‌پوینت"},
+    "interval_axis": {"en": "training between two checkpoints",
+                      "ca": "entrenament entre dos checkpoints",
+                      "fa": "زمان آموزش میان دو چک‌پوینت"},
     "goodput_axis": {"en": "goodput", "ca": "goodput", "fa": "بازدهی مفید"},
-    "write_line": {"en": "write {t}", "ca": "escriptura de {t}", "fa": "نوشتن در {t}"},
+    "write_line": {"en": "pause {t}", "ca": "pausa de {t}", "fa": "توقف {t}"},
     "young": {"en": "Young's interval", "ca": "interval de Young", "fa": "بازهٔ یانگ"},
     "daly": {"en": "Daly's interval", "ca": "interval de Daly", "fa": "بازهٔ دالی"},
     "goodput_title": {"en": "Goodput against the checkpoint interval",
                       "ca": "Goodput segons l'interval entre checkpoints",
                       "fa": "بازدهی مفید بر حسب فاصلهٔ چک‌پوینت‌ها"},
     "hours": {"en": "{n} h", "ca": "{n} h", "fa": "{n} ساعت"},
-    "days": {"en": "{n} d", "ca": "{n} d", "fa": "{n} روز"},
     "minutes": {"en": "{n} min", "ca": "{n} min", "fa": "{n} دقیقه"},
 }
 _CAUSES: dict[str, dict[str, str]] = {
@@ -196,10 +197,12 @@ def checkpoint_table(locale: str) -> str:
     return markdown_table(Table(headers, tuple(rows), (False,) + (True,) * 7), locale)
 
 
+INTERVAL_TICKS = (60, 300, 900, 3600, 14_400)
+"""The goodput plot's ticks: a minute, five, a quarter of an hour, one hour, four hours."""
+
+
 def _duration(seconds: float, locale: str) -> str:
-    """An axis tick: minutes, hours or days, whichever reads best."""
-    if seconds >= 2 * 86_400:
-        return _l("days", locale).format(n=format_number(seconds / 86_400, locale))
+    """An axis tick in minutes or hours."""
     if seconds >= 3600:
         return _l("hours", locale).format(n=format_number(seconds / 3600, locale))
     return _l("minutes", locale).format(n=format_number(seconds / 60, locale))
@@ -208,12 +211,13 @@ def _duration(seconds: float, locale: str) -> str:
 def mtbf_plot(locale: str) -> str:
     """The job's MTBF against its GPUs, log-log: Llama 3's rate, all causes and GPU only."""
     gpu_rate = LLAMA3_PER_GPU_HOUR * _gpu_count() / LLAMA3_INTERRUPTIONS.unexpected
-    series = [(_l("all", locale), [job_mtbf(n, LLAMA3_PER_GPU_HOUR) for n in PLOT_GPUS]),
-              (_l("gpu_only", locale), [job_mtbf(n, gpu_rate) for n in PLOT_GPUS])]
+    series = [(_l("all", locale), [job_mtbf(n, LLAMA3_PER_GPU_HOUR) / 3600
+                                   for n in PLOT_GPUS]),
+              (_l("gpu_only", locale), [job_mtbf(n, gpu_rate) / 3600 for n in PLOT_GPUS])]
     return loglog_lines(PLOT_GPUS, series, xlabel=_l("gpus_axis", locale),
                         ylabel=_l("mtbf_axis", locale), locale=locale,
                         tick_format=lambda v: format_number(v, locale),
-                        ytick_format=lambda v: _duration(v, locale),
+                        ytick_format=lambda v: format_number(v, locale, digits=1 if v < 1 else 0),
                         name=f"fail-mtbf-{locale}", title=_l("mtbf_title", locale))
 
 
@@ -222,7 +226,7 @@ def goodput_plot(locale: str) -> str:
     (Daly's exact expected wall time; restart as in the scenario)."""
     model = scenario()
     mtbf, restart = model.mtbf(GPUS), model.restart_time
-    taus = np.geomspace(10, 3e4, 400)
+    taus = np.geomspace(30, 3e4, 400)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(WIDTH_INCHES, 4.4), layout="constrained")
         for i, slower in enumerate(SLOWER):
@@ -238,7 +242,10 @@ def goodput_plot(locale: str) -> str:
                         markerfacecolor="none" if key == "young" else colour,
                         label=_l(key, locale) if i == 0 else None)
         ax.set_xscale("log")
+        ax.set_xlim(taus[0], taus[-1])
         ax.set_ylim(60, 100)
+        ax.xaxis.set_major_locator(FixedLocator(INTERVAL_TICKS))
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: _duration(v, locale)))
         ax.yaxis.set_major_formatter(plt.FuncFormatter(
             lambda v, _: format_percent(v / 100, locale)))

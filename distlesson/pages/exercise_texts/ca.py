@@ -442,6 +442,6 @@ TEXTS.update({
         "fail-shard.answer": (
             "El checkpoint dividit pels processos: **{{ ex.fail_shard }}**. Un checkpoint "
             "asíncron només atura l'entrenament mentre cada GPU copia aquesta quantitat a la "
-            "memòria de l'amfitrió."),
+            "memòria de la CPU."),
     },
 })
