@@ -28,7 +28,7 @@ from distlesson.memory.states import min_gpus, model_states
 from distlesson.parallel.collectives import ring_bytes
 from distlesson.pipeline.bubble import bubble_fraction, peak_activations
 
-__all__ = ["REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
+__all__ = ["CHAPTERS", "REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
            "Quantity", "chapter_exercises", "exercises", "get_exercise"]
 
 REL_TOL = 0.02
@@ -259,10 +259,16 @@ def exercises() -> tuple[Exercise, ...]:
 COMM_RANKS, COMM_BYTES = 8, 2**30  # one H100 server; nccl-tests' 1 GiB row
 
 
+CHAPTERS = ("communication", "failures", "saving-memory")
+"""The chapters with exercises of their own, on their pages (:func:`chapter_exercises`)."""
+
+
 def chapter_exercises(chapter: str = "communication") -> tuple[Exercise, ...]:
     """A chapter's own exercises, shown on its page: ``communication`` ("Communication and
-    the network") or ``failures`` ("Months on a cluster")."""
-    chapters = {"communication": _communication_exercises, "failures": _failures_exercises}
+    the network"), ``failures`` ("Months on a cluster") or ``saving-memory`` (its fp8
+    section)."""
+    chapters = {"communication": _communication_exercises, "failures": _failures_exercises,
+                "saving-memory": _fp8_exercises}
     return lookup(chapters, chapter, what="chapter")()
 
 
@@ -324,6 +330,32 @@ def _failures_exercises() -> tuple[Exercise, ...]:
             NumericPart("fail-shard", size / FAILURES_WRITERS, "MB", REL_TOL),
         ), (Quantity("fail_ex_writers", FAILURES_WRITERS),
             Quantity("fail_ex_storage", TECTONIC.sustained, "TB/s"))),
+    )
+
+
+FP8_AMAX, FP8_VALUE, FP8_BF16_MFU = 2.0, 0.3, 0.40  # a tensor's amax, one of its values
+
+
+@functools.cache
+def _fp8_exercises() -> tuple[Exercise, ...]:
+    import numpy as np
+
+    from distlesson.memory.fp8 import get_fp8, quantize_tensor
+
+    scale = get_fp8("e4m3").max / FP8_AMAX
+    back = float(quantize_tensor(np.array([FP8_AMAX, FP8_VALUE]), "e4m3")[1])
+    h100 = get_gpu(STATES_GPU)
+    return (
+        Exercise("fp8-scale", "course", 1, (
+            NumericPart("fp8-scale", int(scale), "", 0),
+            NumericPart("fp8-error", abs(back - FP8_VALUE) / FP8_VALUE, "%", REL_TOL, 1),
+        ), (Quantity("fp8_ex_amax", FP8_AMAX, "", 1), Quantity("fp8_ex_value", FP8_VALUE, "", 1),
+            Quantity("fp8_ex_scaled", FP8_VALUE * scale, "", 1),
+            Quantity("fp8_ex_rounded", back * scale), Quantity("fp8_ex_back", back, "", 4))),
+        Exercise("fp8-mfu", "course", 2, (
+            NumericPart("fp8-mfu", FP8_BF16_MFU * h100.bf16_dense_flops / h100.fp8_dense_flops,
+                        "%", REL_TOL, 1),
+        ), (Quantity("fp8_ex_mfu", FP8_BF16_MFU, "%"),)),
     )
 
 

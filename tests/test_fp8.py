@@ -79,3 +79,15 @@ def test_bad_format():
         get_fp8("e3m4")
     with pytest.raises(ValueError, match="amax=0"):
         quantize_tensor(np.ones(3), "e4m3", amax=0.0)
+
+
+def test_the_chapter_exercises_by_hand():
+    from distlesson.exercises import chapter_exercises
+
+    scale, mfu = chapter_exercises("saving-memory")
+    # 448 / 2 = 224; 0.3 x 224 = 67.2 rounds to 64 (spacing 8 in [64, 128)), back as
+    # 64 / 224 = 0.285714: |0.285714 - 0.3| / 0.3 = 4.762 %
+    assert scale.parts[0].value == 224
+    assert scale.parts[1].value == pytest.approx(0.047619, abs=1e-6)
+    # 40 % of 989 TFLOP/s is 395.6 TFLOP/s, 19.99 % of 1,979
+    assert mfu.parts[0].value == pytest.approx(0.4 * 989 / 1979)

@@ -10,6 +10,7 @@ import ml_dtypes
 
 from distlesson.catalog.hardware import get_gpu
 from distlesson.efficiency.cost import run_cost
+from distlesson.exercises import NumericPart, chapter_exercises
 from distlesson.memory.fp8 import (
     BLOCK,
     FORMATS,
@@ -18,6 +19,7 @@ from distlesson.memory.fp8 import (
     outlier_case,
     spacing_at_one,
 )
+from distlesson.pages.exercises_widget import part_figure
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_scientific
 from distlesson.render.tables import Table, markdown_table
@@ -96,11 +98,16 @@ def outlier_table(locale: str) -> str:
 
 
 def figures() -> list[Figure]:
-    """The section's figures (``fp8.*``)."""
+    """The section's figures (``fp8.*``) and its exercises' (``ex.fp8_*``)."""
     h100, h800 = get_gpu(GPU), get_gpu(DEEPSEEK_GPU)
     deepseek = run_cost("deepseek-v3")
     low, high = _cases()[0], _cases()[-1]
+    items = chapter_exercises("saving-memory")
+    exercises = [part_figure(p) for e in items for p in e.parts if isinstance(p, NumericPart)]
+    quantities = [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
+                  for e in items for q in e.quantities]
     return [
+        *exercises, *quantities,
         Figure("fp8.e4m3_max", FORMATS["e4m3"].max),
         Figure("fp8.e5m2_max", FORMATS["e5m2"].max),
         Figure("fp8.block", BLOCK),

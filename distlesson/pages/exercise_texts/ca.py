@@ -445,3 +445,35 @@ TEXTS.update({
             "memòria de la CPU."),
     },
 })
+
+TEXTS.update({
+    "fp8-scale": {
+        "title": "Escalar un tensor a e4m3",
+        "question": (
+            "La magnitud més gran d'un tensor és {{ ex.fp8_ex_amax }}; es converteix a e4m3 "
+            "amb una sola escala actual per a tot el tensor."),
+        "fp8-scale": "Per quina escala es multiplica abans de convertir-lo?",
+        "fp8-scale.answer": (
+            "L'escala porta l'amax al valor més gran d'e4m3: {{ fp8.e4m3_max }} / "
+            "{{ ex.fp8_ex_amax }} = **{{ ex.fp8_scale }}**."),
+        "fp8-error": (
+            "Un dels seus valors és {{ ex.fp8_ex_value }}. Quant s'aparta, en percentatge, un "
+            "cop convertit i tornat a dividir per l'escala?"),
+        "fp8-error.answer": (
+            "Escalat, val {{ ex.fp8_ex_scaled }}, en una octava on l'e4m3 només té vuit "
+            "valors; el més proper és {{ ex.fp8_ex_rounded }}, que torna com a "
+            "{{ ex.fp8_ex_back }}: un error del **{{ ex.fp8_error }}**. Sol a la seva "
+            "tessel·la, amb la seva pròpia escala, tornaria exacte."),
+    },
+    "fp8-mfu": {
+        "title": "L'MFU respecte de quin pic",
+        "question": (
+            "Una execució en H100 indica un MFU del {{ ex.fp8_ex_mfu }} respecte del pic bf16, "
+            "però els seus productes de matrius es feien en fp8."),
+        "fp8-mfu": "Quin és el seu MFU respecte del pic fp8, en percentatge?",
+        "fp8-mfu.answer": (
+            "Els mateixos FLOPs sobre un pic {{ fp8.peak_ratio }} més gran: "
+            "**{{ ex.fp8_mfu }}**. Cap de les dues xifres és falsa; per comparar execucions cal "
+            "fer servir el mateix pic."),
+    },
+})

@@ -431,3 +431,34 @@ TEXTS.update({
             "checkpoint pauses training only while each GPU copies this much to host memory."),
     },
 })
+
+TEXTS.update({
+    "fp8-scale": {
+        "title": "Scaling a tensor into e4m3",
+        "question": (
+            "A tensor's largest magnitude is {{ ex.fp8_ex_amax }}; it is cast to e4m3 with one "
+            "current scale for the whole tensor."),
+        "fp8-scale": "By what scale is it multiplied before the cast?",
+        "fp8-scale.answer": (
+            "The scale puts the amax at e4m3's largest value: {{ fp8.e4m3_max }} / "
+            "{{ ex.fp8_ex_amax }} = **{{ ex.fp8_scale }}**."),
+        "fp8-error": (
+            "One of its values is {{ ex.fp8_ex_value }}. By how much, in percent, is it off "
+            "once cast and divided by the scale again?"),
+        "fp8-error.answer": (
+            "Scaled, it is {{ ex.fp8_ex_scaled }}, in a binade where e4m3 keeps eight values; "
+            "the nearest is {{ ex.fp8_ex_rounded }}, which comes back as {{ ex.fp8_ex_back }}: "
+            "**{{ ex.fp8_error }}** off. Alone in its own tile, with "
+            "its own scale, it would come back exact."),
+    },
+    "fp8-mfu": {
+        "title": "MFU against which peak",
+        "question": (
+            "A run on H100s reports an MFU of {{ ex.fp8_ex_mfu }} against the bf16 peak, but "
+            "its matrix products ran in fp8."),
+        "fp8-mfu": "What is its MFU against the fp8 peak, in percent?",
+        "fp8-mfu.answer": (
+            "The same FLOPs over a peak {{ fp8.peak_ratio }} larger: **{{ ex.fp8_mfu }}**. "
+            "Neither number is wrong; a comparison between runs must use the same peak."),
+    },
+})
