@@ -394,24 +394,24 @@ TEXTS.update({
         "question": (
             "Una tasca corre en {{ ex.fail_ex_gpus }} H100 que fallen al ritme de Llama 3 "
             "({{ fail.unexpected }} interrupcions inesperades en {{ fail.days }} dies amb "
-            "{{ fail.gpus }} GPU), independentment les unes de les altres. Cada checkpoint "
+            "{{ fail.gpus }} GPU), independentment les unes de les altres. Cada punt de control "
             "atura l'entrenament {{ ex.fail_ex_write }}."),
         "fail-mtbf": "Quin és el temps mitjà entre fallades de la tasca, en segons?",
         "fail-mtbf.answer": (
             "El MTBF baixa com la inversa del nombre de GPU: els {{ fail.mtbf_s }} de Llama 3 "
             "amb {{ fail.gpus }} GPU esdevenen, amb {{ ex.fail_ex_gpus }}, "
             "**{{ ex.fail_mtbf }}**."),
-        "fail-young": "Quin és l'interval de checkpoint de Young, en segons?",
+        "fail-young": "Quin és l'interval de punt de control de Young, en segons?",
         "fail-young.answer": (
             "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
             "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
-            "vegades menys i fa checkpoints la meitat de sovint: l'interval creix com l'arrel "
+            "vegades menys i desa punts de control la meitat de sovint: l'interval creix com l'arrel "
             "quadrada del MTBF."),
     },
     "fail-goodput": {
         "title": "El goodput a l'interval de Young",
         "question": (
-            "La mateixa tasca fa checkpoints a l'interval de Young ({{ ex.fail_young }}); "
+            "La mateixa tasca desa punts de control a l'interval de Young ({{ ex.fail_young }}); "
             "després de cada fallada triga {{ ex.fail_ex_restart }} a tornar a entrenar."),
         "fail-goodput": (
             "Quina part del temps real es dedica a entrenament que es conserva, en primer "
@@ -424,13 +424,13 @@ TEXTS.update({
             "més ràpid els redueix."),
     },
     "fail-size": {
-        "title": "Un checkpoint de Llama 3 70B",
+        "title": "Un punt de control de Llama 3 70B",
         "question": (
             "Llama 3 70B s'entrena amb AdamW en precisió mixta: pesos i gradients en bf16, "
-            "una còpia mestra en fp32 i dos moments en fp32. El checkpoint s'escriu en un "
+            "una còpia mestra en fp32 i dos moments en fp32. El punt de control s'escriu en un "
             "emmagatzematge que sosté {{ ex.fail_ex_storage }}, repartit a parts iguals entre "
             "{{ ex.fail_ex_writers }} processos."),
-        "fail-size": "Quant ocupa el checkpoint, en GB?",
+        "fail-size": "Quant ocupa el punt de control, en GB?",
         "fail-size.answer": (
             "Els pesos, la còpia mestra i els moments, no els gradients: "
             "{{ fail.bytes_per_param }} bytes per paràmetre, **{{ ex.fail_size }}**."),
@@ -440,7 +440,7 @@ TEXTS.update({
             "hi escriguin prou processos per saturar l'emmagatzematge."),
         "fail-shard": "Quant escriu cada procés, en MB?",
         "fail-shard.answer": (
-            "El checkpoint dividit pels processos: **{{ ex.fail_shard }}**. Un checkpoint "
+            "El punt de control dividit pels processos: **{{ ex.fail_shard }}**. Un punt de control "
             "asíncron només atura l'entrenament mentre cada GPU copia aquesta quantitat a la "
             "memòria de la CPU."),
     },
