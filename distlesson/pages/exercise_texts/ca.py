@@ -405,8 +405,8 @@ TEXTS.update({
         "fail-young.answer": (
             "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
             "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
-            "vegades menys i desa punts de control la meitat de sovint: l'interval creix com l'arrel "
-            "quadrada del MTBF."),
+            "vegades menys i desa punts de control la meitat de sovint: l'interval creix com "
+            "l'arrel quadrada del MTBF."),
     },
     "fail-goodput": {
         "title": "El goodput a l'interval de Young",
@@ -440,9 +440,9 @@ TEXTS.update({
             "hi escriguin prou processos per saturar l'emmagatzematge."),
         "fail-shard": "Quant escriu cada procés, en MB?",
         "fail-shard.answer": (
-            "El punt de control dividit pels processos: **{{ ex.fail_shard }}**. Un punt de control "
-            "asíncron només atura l'entrenament mentre cada GPU copia aquesta quantitat a la "
-            "memòria de la CPU."),
+            "El punt de control dividit pels processos: **{{ ex.fail_shard }}**. Un punt de "
+            "control asíncron només atura l'entrenament mentre cada GPU copia aquesta quantitat "
+            "a la memòria de la CPU."),
     },
 })
 
