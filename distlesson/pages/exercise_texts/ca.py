@@ -472,7 +472,7 @@ TEXTS.update({
             "però els seus productes de matrius es feien en fp8."),
         "fp8-mfu": "Quin és el seu MFU respecte del pic fp8, en percentatge?",
         "fp8-mfu.answer": (
-            "Els mateixos FLOPs sobre un pic {{ fp8.peak_ratio }} més gran: "
+            "Els mateixos FLOP sobre un pic {{ fp8.peak_ratio }} més gran: "
             "**{{ ex.fp8_mfu }}**. Cap de les dues xifres és falsa; per comparar execucions cal "
             "fer servir el mateix pic."),
     },
