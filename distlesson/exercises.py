@@ -28,14 +28,14 @@ from distlesson.memory.states import min_gpus, model_states
 from distlesson.parallel.collectives import ring_bytes
 from distlesson.pipeline.bubble import bubble_fraction, peak_activations
 
-__all__ = ["REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
+__all__ = ["CHAPTERS", "REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
            "Quantity", "chapter_exercises", "exercises", "get_exercise"]
 
 REL_TOL = 0.02
 """The Catalan chapter's margin ("Marge acceptat: 2 %"), kept for every answer that is not
 a count: an answer x is right when |x - v| <= REL_TOL x |v|. A count must be exact."""
 
-AnswerUnit = Literal["GB", "MB", "GB/s", "%", "M$", ""]
+AnswerUnit = Literal["GB", "MB", "GB/s", "%", "M$", "s", ""]
 """The unit the reader answers in (a key of :data:`distlesson.render.numbers.UNITS`, or % for
 a fraction); "" for a count."""
 
@@ -259,9 +259,24 @@ def exercises() -> tuple[Exercise, ...]:
 COMM_RANKS, COMM_BYTES = 8, 2**30  # one H100 server; nccl-tests' 1 GiB row
 
 
+CHAPTERS = ("communication", "experts", "failures", "saving-memory")
+"""The chapters with exercises of their own, on their pages (:func:`chapter_exercises`)."""
+
+
+def chapter_exercises(chapter: str = "communication") -> tuple[Exercise, ...]:
+    """A chapter's own exercises, shown on its page: ``communication`` ("Communication and
+    the network"), ``experts`` ("Mixture of experts",
+    :mod:`distlesson.exercises_experts`), ``failures`` ("Months on a cluster") or
+    ``saving-memory`` (its fp8 section)."""
+    from distlesson.exercises_experts import expert_exercises  # it builds on this module
+
+    chapters = {"communication": _communication_exercises, "experts": expert_exercises,
+                "failures": _failures_exercises, "saving-memory": _fp8_exercises}
+    return lookup(chapters, chapter, what="chapter")()
+
+
 @functools.cache
-def chapter_exercises() -> tuple[Exercise, ...]:
-    """The exercises of the chapter "Communication and the network" (shown on its page)."""
+def _communication_exercises() -> tuple[Exercise, ...]:
     from distlesson.parallel.alpha_beta import bus_factor, collective_time, link_model
 
     n, size = COMM_RANKS, COMM_BYTES
@@ -281,6 +296,69 @@ def chapter_exercises() -> tuple[Exercise, ...]:
         ), (Quantity("comm_ex_alpha", model.latency, "µs", 2),
             Quantity("comm_ex_beta", model.bandwidth, "GB/s"))),
         Exercise("comm-where", "course", 3, (OpenPart("comm-where"),)),
+    )
+
+
+FAILURES_GPUS, FAILURES_WRITE, FAILURES_RESTART = 4096, 30.0, 600.0  # a quarter of Llama 3
+FAILURES_MODEL, FAILURES_WRITERS = "llama3-70b", 1024
+
+
+@functools.cache
+def _failures_exercises() -> tuple[Exercise, ...]:
+    from distlesson.catalog.reliability import TECTONIC
+    from distlesson.efficiency.checkpoint_io import checkpoint_size, write_time
+    from distlesson.efficiency.failures import (
+        LLAMA3_PER_GPU_HOUR,
+        goodput_first_order,
+        job_mtbf,
+        young_interval,
+    )
+
+    mtbf = job_mtbf(FAILURES_GPUS, LLAMA3_PER_GPU_HOUR)
+    tau = young_interval(FAILURES_WRITE, mtbf)
+    size = checkpoint_size(get_model(FAILURES_MODEL)).total
+    return (
+        Exercise("fail-young", "course", 1, (
+            NumericPart("fail-mtbf", mtbf, "s", REL_TOL),
+            NumericPart("fail-young", tau, "s", REL_TOL),
+        ), (Quantity("fail_ex_gpus", FAILURES_GPUS),
+            Quantity("fail_ex_write", FAILURES_WRITE, "s"))),
+        Exercise("fail-goodput", "course", 2, (
+            NumericPart("fail-goodput", goodput_first_order(tau, FAILURES_WRITE, mtbf,
+                                                            FAILURES_RESTART), "%", REL_TOL, 1),
+        ), (Quantity("fail_ex_restart", FAILURES_RESTART, "s"),)),
+        Exercise("fail-size", "course", 3, (
+            NumericPart("fail-size", size, "GB", REL_TOL),
+            NumericPart("fail-write", write_time(size, TECTONIC.sustained), "s", REL_TOL, 2),
+            NumericPart("fail-shard", size / FAILURES_WRITERS, "MB", REL_TOL),
+        ), (Quantity("fail_ex_writers", FAILURES_WRITERS),
+            Quantity("fail_ex_storage", TECTONIC.sustained, "TB/s"))),
+    )
+
+
+FP8_AMAX, FP8_VALUE, FP8_BF16_MFU = 2.0, 0.3, 0.40  # a tensor's amax, one of its values
+
+
+@functools.cache
+def _fp8_exercises() -> tuple[Exercise, ...]:
+    import numpy as np
+
+    from distlesson.memory.fp8 import get_fp8, quantize_tensor
+
+    scale = get_fp8("e4m3").max / FP8_AMAX
+    back = float(quantize_tensor(np.array([FP8_AMAX, FP8_VALUE]), "e4m3")[1])
+    h100 = get_gpu(STATES_GPU)
+    return (
+        Exercise("fp8-scale", "course", 1, (
+            NumericPart("fp8-scale", int(scale), "", 0),
+            NumericPart("fp8-error", abs(back - FP8_VALUE) / FP8_VALUE, "%", REL_TOL, 1),
+        ), (Quantity("fp8_ex_amax", FP8_AMAX, "", 1), Quantity("fp8_ex_value", FP8_VALUE, "", 1),
+            Quantity("fp8_ex_scaled", FP8_VALUE * scale, "", 1),
+            Quantity("fp8_ex_rounded", back * scale), Quantity("fp8_ex_back", back, "", 4))),
+        Exercise("fp8-mfu", "course", 2, (
+            NumericPart("fp8-mfu", FP8_BF16_MFU * h100.bf16_dense_flops / h100.fp8_dense_flops,
+                        "%", REL_TOL, 1),
+        ), (Quantity("fp8_ex_mfu", FP8_BF16_MFU, "%"),)),
     )
 
 

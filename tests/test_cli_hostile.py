@@ -19,6 +19,8 @@ BASE = {
              "--tokens-per-step", "1M"],
     "collective": ["--op", "all-reduce", "--bytes", "1e9", "--ranks", "16"],
     "moe": ["--model", "mixtral-8x7b", "--ep", "8"],
+    "failures": ["--gpus", "16384", "--interruptions", "419", "--days", "54",
+                 "--checkpoint-s", "20", "--restart-s", "300"],
 }
 TARGETS = {
     "memory": ["--params", "--dp", "--tp", "--pp"],
@@ -29,6 +31,7 @@ TARGETS = {
     "plan": ["--gpus", "--seq", "--tokens-per-step"],
     "collective": ["--bytes", "--ranks", "--gpus-per-node"],
     "moe": ["--ep", "--capacity-factor", "--dp", "--pp", "--seq"],
+    "failures": ["--gpus", "--interruptions", "--days", "--checkpoint-s", "--restart-s"],
 }
 CASES = [(command, option, value) for command, options in TARGETS.items()
          for option in options for value in HOSTILE]

@@ -13,7 +13,6 @@ from distlesson import exercises as lib
 from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.models import get_model
 from distlesson.claims.savings import checkpoint_reduction
-from distlesson.exercises_experts import expert_exercises
 from distlesson.memory.states import model_states
 from distlesson.pages import exercises_widget
 from distlesson.pages.exercise_texts import TEXTS
@@ -231,8 +230,12 @@ def test_the_three_languages_show_the_same_exercises():
         assert _shape(locale) == _shape("en"), locale
 
 
+def _every_exercise():
+    return lib.exercises() + tuple(e for c in lib.CHAPTERS for e in lib.chapter_exercises(c))
+
+
 def test_texts_have_the_same_keys_and_figures_in_every_language():
-    for exercise in lib.exercises() + lib.chapter_exercises() + expert_exercises():
+    for exercise in _every_exercise():
         keys = {"title", "question"} | {p.id for p in exercise.parts} | {
             f"{p.id}.answer" for p in exercise.parts}
         for locale in LOCALES:
@@ -245,7 +248,7 @@ def test_texts_have_the_same_keys_and_figures_in_every_language():
                      for locale in LOCALES}
             assert links["ca"] == links["en"] == links["fa"], (exercise.id, key)
     assert set(TEXTS["en"]) == set(TEXTS["ca"]) == set(TEXTS["fa"]) == {
-        e.id for e in lib.exercises() + lib.chapter_exercises() + expert_exercises()}
+        e.id for e in _every_exercise()}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -356,7 +359,7 @@ def test_low_mfu_answer_ranks_the_losses_as_the_mfu_chapter_does(locale):
 
 
 def test_expert_exercises_by_hand():
-    active, a2a, weights = (p.value for e in expert_exercises() for p in e.parts)
+    active, a2a, weights = (p.value for e in lib.chapter_exercises("experts") for p in e.parts)
     # Mixtral: 46,702,792,704 parameters; its 32 layers skip 6 experts of 3 x 4096 x 14336
     assert active == Fraction(46_702_792_704 - 32 * 6 * 176_160_768, 46_702_792_704)
     # 4096 tokens x top-2 x hidden 4096, 7/8 to other GPUs, bf16 out and back (2 + 2 bytes)

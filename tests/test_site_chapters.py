@@ -39,7 +39,7 @@ CHAPTERS = chapters.chapter_numbers(_nav())
 def test_chapters_are_numbered_in_nav_order():
     assert list(CHAPTERS) == [
         "why-it-does-not-fit.md", "parallelism.md", "pipeline.md", "saving-memory.md",
-        "hardware.md", "communication.md", "experts.md", "mfu.md", "planning.md",
+        "hardware.md", "communication.md", "experts.md", "mfu.md", "planning.md", "failures.md",
         "accuracy.md"]
     assert list(CHAPTERS.values()) == list(range(1, len(CHAPTERS) + 1))
 

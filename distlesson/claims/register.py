@@ -20,6 +20,7 @@ from distlesson.claims.claim import Claim, Figure
 from distlesson.claims.communication import communication_claims
 from distlesson.claims.efficiency import efficiency_claims
 from distlesson.claims.experts import expert_claims
+from distlesson.claims.failures import failures_claims
 from distlesson.claims.fit import fit_claims
 from distlesson.claims.layouts import layout_claims
 from distlesson.claims.listings import data_parallel_claims, listing_claims
@@ -297,7 +298,7 @@ CLAIMS: tuple[Claim, ...] = tuple(
                              *communication_claims(), *expert_claims(),
                              *parallelism_claims(),
                              *layout_claims(), *pipeline_claims(), *savings_claims(),
-                             *efficiency_claims()))
+                             *efficiency_claims(), *failures_claims()))
 """Every claim of the register, in the order of the chapter."""
 
 

@@ -20,6 +20,7 @@ from . import (
     collective,
     cost,
     engine,
+    failures,
     layout,
     memory,
     mfu,
@@ -56,6 +57,8 @@ _SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None],
             mfu.add, mfu.run),
     "plan": ("every layout dp x tp x pp x cp of a cluster, ranked by estimated step time",
              plan.add, plan.run),
+    "failures": ("a job's MTBF, Young's and Daly's checkpoint intervals, and the goodput "
+                 "they leave", failures.add, failures.run),
     "claims": ("the sources' figures checked against the library", claims.add, claims.run),
     "engine": ("the library checked against torch.distributed: DDP, ZeRO-1, FSDP2, tensor "
                "and pipeline parallelism on real ranks", engine.add, engine.run),

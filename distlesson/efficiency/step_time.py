@@ -18,7 +18,9 @@ The step of one GPU is
   under the stated policy, with alpha-beta times on the achieved links;
 * ``data``: the loader's stall per step, an input;
 * ``failures``: (the six terms above) x the failure overhead
-  (:mod:`distlesson.efficiency.failures`); None for a steady-state step, as papers report.
+  (:mod:`distlesson.efficiency.failures`): MTBF from a per-GPU failure rate, the checkpoint's
+  write time from its bytes (the model's states) over the storage's bandwidth; None for a
+  steady-state step, as papers report.
 
 The memory of every stage (:mod:`distlesson.memory.stages`) is computed alongside: the
 busiest GPU decides whether the layout fits.
@@ -36,6 +38,7 @@ from distlesson.catalog.hardware import GPU, get_gpu
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.models import Architecture
 from distlesson.checks import check_positive_int
+from distlesson.efficiency.checkpoint_io import checkpoint_size
 from distlesson.efficiency.failures import FailureModel
 from distlesson.efficiency.kernels import head_times, layer_times
 from distlesson.efficiency.mfu import StepFlops, mfu, step_flops
@@ -290,8 +293,7 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
     base = pipe.model
     model = StepModel(base.useful, base.below_peak, base.recompute, base.idle_over_busy,
                       DimensionTimes(dp, base.comm.tp, base.comm.pp, base.comm.cp),
-                      inputs.data_stall,
-                      inputs.failures.overhead(gpus) if inputs.failures else 0.0)
+                      inputs.data_stall, _failure_overhead(inputs.failures, arch, workload, gpus))
     memory = dict(seq_len=workload.seq_len, micro_batch=workload.micro_batch,
                   num_microbatches=m, schedule=inputs.schedule, chunks=inputs.chunks,
                   recompute=workload.recompute, precision=workload.precision,
@@ -300,6 +302,16 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
                         peak_flops=spec.bf16_dense_flops,
                         per_gpu_bytes=busiest_bytes(arch, layout, **memory),
                         memory_inputs=(arch, layout, tuple(sorted(memory.items()))))
+
+
+def _failure_overhead(failures: FailureModel | None, arch: Architecture, workload: Workload,
+                      gpus: int) -> float:
+    """The failure overhead, the checkpoint's write time from the model's states when the
+    model does not give one (:mod:`distlesson.efficiency.checkpoint_io`)."""
+    if failures is None:
+        return 0.0
+    size = checkpoint_size(arch, precision=workload.precision, optimizer=workload.optimizer)
+    return failures.for_checkpoint(size.total).overhead(gpus)
 
 
 @dataclass(frozen=True)

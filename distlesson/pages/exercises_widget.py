@@ -29,7 +29,6 @@ from distlesson.exercises import (
     chapter_exercises,
     exercises,
 )
-from distlesson.exercises_experts import expert_exercises
 from distlesson.pages.exercise_texts import TEXTS
 from distlesson.pages.widget_html import data_script, widget_id
 from distlesson.render.figure import Figure, Text
@@ -210,15 +209,11 @@ def _numeric_data(part: NumericPart, locale: str) -> dict[str, Any]:
 
 
 def _items(chapter: bool | str) -> tuple[Exercise, ...]:
-    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`):
-    ``True`` is the chapter "Communication and the network", a string names the chapter."""
-    if chapter is False:
-        return exercises()
-    if chapter in (True, "communication"):
+    """The exercises page's (the sources'), or a chapter's own (:func:`chapter_exercises`;
+    True: the communication chapter's)."""
+    if chapter is True:
         return chapter_exercises()
-    if chapter == "experts":
-        return expert_exercises()
-    raise ValueError(f"chapter={chapter!r} has no exercises; allowed: communication, experts")
+    return chapter_exercises(chapter) if chapter else exercises()
 
 
 @functools.cache
@@ -324,8 +319,8 @@ def _exercise(number: int, exercise: Exercise, locale: str) -> str:
 
 def exercises_widget(locale: str, *, chapter: bool | str = False) -> str:
     """The whole page's exercises as an HTML fragment for ``locale``, their answers embedded
-    (``chapter``: a chapter's own exercises instead, True for "Communication and the
-    network", or the chapter's name: "communication", "experts")."""
+    (``chapter``: a chapter's own exercises instead, by name; True: "Communication and the
+    network")."""
     check_locale(locale)
     data = widget_data(locale, chapter)
     progress = (f'<div class="dl-ex-progress" data-progress hidden>'

@@ -16,6 +16,7 @@ from distlesson.catalog.achieved import gemm_efficiency
 from distlesson.catalog.models import get_model
 from distlesson.catalog.published_runs import get_published_run
 from distlesson.efficiency.accuracy import predict, run_setup
+from distlesson.efficiency.checkpoint_io import checkpoint_size
 from distlesson.efficiency.cost import get_reported_run
 from distlesson.efficiency.failures import FailureModel
 from distlesson.efficiency.step_time import TERMS, StepEstimate, estimate_step, fix_largest
@@ -43,8 +44,13 @@ LAYOUT, WORKLOAD, CLUSTER = _SETUP.layout, _SETUP.workload, _SETUP.cluster
 DATA_STALL = 0.2
 """Seconds per step waiting for data: a modelling choice (Llama 3 reports no figure)."""
 CHUNKS = PREDICTION.chunks
-INPUTS = replace(_SETUP.inputs, data_stall=DATA_STALL, failures=FailureModel())
-"""The run's software (overlap, attention, schedule) with a data stall and failures."""
+CHECKPOINT = checkpoint_size(RUN.model, precision=WORKLOAD.precision,
+                             optimizer=WORKLOAD.optimizer)
+"""The run's checkpoint: weights, master copy and optimizer state (no gradients)."""
+INPUTS = replace(_SETUP.inputs, data_stall=DATA_STALL,
+                 failures=FailureModel().for_checkpoint(CHECKPOINT.total))
+"""The run's software (overlap, attention, schedule) with a data stall and failures: the
+checkpoint written synchronously at Tectonic's sustained bandwidth."""
 
 RULES_OF_THUMB = {"good_low": 0.35, "good_high": 0.55, "trouble": 0.25}
 """The Catalan chapter's section 4: 35-55 % is good for large dense training, below 25 %
@@ -246,7 +252,11 @@ def figures() -> list[Figure]:
         Figure("mfu.mtbf_hours", 1 / (failures.per_gpu_hour * step.gpus), digits=1),
         Figure("mfu.checkpoint_minutes", failures.interval(step.gpus) / 60, digits=1),
         Figure("mfu.restart_minutes", failures.restart_time / 60, digits=0),
-        Figure("mfu.checkpoint_write_s", failures.checkpoint_write_time, "s"),
+        Figure("mfu.checkpoint_write_s", failures.write_time, "s", digits=1),
+        Figure("mfu.checkpoint_tb", CHECKPOINT.total, "TB", digits=2,
+               doc="the run's checkpoint"),
+        Figure("mfu.storage_tb_s", failures.storage_bandwidth, "TB/s",
+               doc="Tectonic's sustained bandwidth (Llama 3, section 3.3.1)"),
         Figure("mfu.chunks", CHUNKS),
         Figure("mfu.step_time", b.total, "s", digits=2),
         Figure("mfu.ideal", b.useful, "s", digits=2),

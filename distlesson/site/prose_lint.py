@@ -41,6 +41,7 @@ ALLOWED_NAMES: tuple[str, ...] = (
     r"[345]D",  # 3D, 4D and 5D parallelism
     r"8-bit",  # 8-bit Adam
     r"NVLink(?: [2-5])?",  # NVLink generations
+    r"HBM[234]e?",  # high-bandwidth memory generations (H100: HBM3)
     r"PCIe(?: Gen ?[3-6]| [3-6]\.0)?(?: x16)?",  # PCIe generations and the x16 slot
     r"NDR400|HDR200",  # InfiniBand generations
     r"L[12](?= cache)",  # cache levels

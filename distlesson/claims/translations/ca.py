@@ -877,3 +877,13 @@ CLAIMS.update({
         ),
     },
 })
+CLAIMS["ca_failures_daily"] = {
+    "source": "§4",
+    "statement": ("En execucions de milers de GPU durant setmanes, les fallades de maquinari "
+                  "són el pa de cada dia."),
+    "why": ("Les {{ claim.ca_failures_daily.gpus }} GPU de Llama 3 van patir "
+            "{{ claim.ca_failures_daily.hardware }} interrupcions amb una causa de GPU, de "
+            "servidor o de xarxa en {{ claim.ca_failures_daily.days }} dies: "
+            "{{ claim.ca_failures_daily.computed }} al dia. Diàries, i més i tot: unes quantes "
+            "cada dia."),
+}

@@ -849,3 +849,13 @@ CLAIMS.update({
         ),
     },
 })
+CLAIMS["ca_failures_daily"] = {
+    "source": "بخش چهارم",
+    "statement": ("در اجراهایی با هزاران GPU که هفته‌ها طول می‌کشند، خرابی سخت‌افزار رویدادی "
+                  "روزانه است."),
+    "why": ("{{ claim.ca_failures_daily.gpus }} GPU آموزش Llama 3 در "
+            "{{ claim.ca_failures_daily.days }} روز {{ claim.ca_failures_daily.hardware }} "
+            "توقف با ریشهٔ GPU، میزبان یا شبکه داشتند: روزی "
+            "{{ claim.ca_failures_daily.computed }} بار. پس روزانه است و بیش از آن: چند بار در "
+            "روز."),
+}

@@ -442,3 +442,93 @@ TEXTS: dict[str, dict[str, str]] = {
             "vegades. Per això DeepSeek-V3 també reparteix les capes en un pipeline."),
     },
 }
+
+TEXTS.update({
+    "fail-young": {
+        "title": "L'interval de Young per a una quarta part del clúster de Llama 3",
+        "question": (
+            "Una tasca corre en {{ ex.fail_ex_gpus }} H100 que fallen al ritme de Llama 3 "
+            "({{ fail.unexpected }} interrupcions inesperades en {{ fail.days }} dies amb "
+            "{{ fail.gpus }} GPU), independentment les unes de les altres. Cada punt de control "
+            "atura l'entrenament {{ ex.fail_ex_write }}."),
+        "fail-mtbf": "Quin és el temps mitjà entre fallades de la tasca, en segons?",
+        "fail-mtbf.answer": (
+            "El MTBF baixa com la inversa del nombre de GPU: els {{ fail.mtbf_s }} de Llama 3 "
+            "amb {{ fail.gpus }} GPU esdevenen, amb {{ ex.fail_ex_gpus }}, "
+            "**{{ ex.fail_mtbf }}**."),
+        "fail-young": "Quin és l'interval de punt de control de Young, en segons?",
+        "fail-young.answer": (
+            "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
+            "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
+            "vegades menys i desa punts de control la meitat de sovint: l'interval creix com "
+            "l'arrel quadrada del MTBF."),
+    },
+    "fail-goodput": {
+        "title": "El goodput a l'interval de Young",
+        "question": (
+            "La mateixa tasca desa punts de control a l'interval de Young ({{ ex.fail_young }}); "
+            "després de cada fallada triga {{ ex.fail_ex_restart }} a tornar a entrenar."),
+        "fail-goodput": (
+            "Quina part del temps real es dedica a entrenament que es conserva, en primer "
+            "ordre, en percentatge?"),
+        "fail-goodput.answer": (
+            "`1 / (1 + δ/τ + (R + τ/2)/M)` amb δ = {{ ex.fail_ex_write }}, τ = "
+            "{{ ex.fail_young }}, R = {{ ex.fail_ex_restart }} i M = {{ ex.fail_mtbf }}: "
+            "**{{ ex.fail_goodput }}**. A l'interval de Young les pauses i les mitges "
+            "feines perdudes costen el mateix; els reinicis s'hi sumen, i només un reinici "
+            "més ràpid els redueix."),
+    },
+    "fail-size": {
+        "title": "Un punt de control de Llama 3 70B",
+        "question": (
+            "Llama 3 70B s'entrena amb AdamW en precisió mixta: pesos i gradients en bf16, "
+            "una còpia mestra en fp32 i dos moments en fp32. El punt de control s'escriu en un "
+            "emmagatzematge que sosté {{ ex.fail_ex_storage }}, repartit a parts iguals entre "
+            "{{ ex.fail_ex_writers }} processos."),
+        "fail-size": "Quant ocupa el punt de control, en GB?",
+        "fail-size.answer": (
+            "Els pesos, la còpia mestra i els moments, no els gradients: "
+            "{{ fail.bytes_per_param }} bytes per paràmetre, **{{ ex.fail_size }}**."),
+        "fail-write": "Quant triga a escriure's a l'amplada de banda sostinguda, en segons?",
+        "fail-write.answer": (
+            "Els bytes dividits per l'amplada de banda: **{{ ex.fail_write }}**, sempre que "
+            "hi escriguin prou processos per saturar l'emmagatzematge."),
+        "fail-shard": "Quant escriu cada procés, en MB?",
+        "fail-shard.answer": (
+            "El punt de control dividit pels processos: **{{ ex.fail_shard }}**. Un punt de "
+            "control asíncron només atura l'entrenament mentre cada GPU copia aquesta quantitat "
+            "a la memòria de la CPU."),
+    },
+})
+
+TEXTS.update({
+    "fp8-scale": {
+        "title": "Escalar un tensor a e4m3",
+        "question": (
+            "La magnitud més gran d'un tensor és {{ ex.fp8_ex_amax }}; es converteix a e4m3 "
+            "amb una sola escala actual per a tot el tensor."),
+        "fp8-scale": "Per quina escala es multiplica abans de convertir-lo?",
+        "fp8-scale.answer": (
+            "L'escala porta l'amax al valor més gran d'e4m3: {{ fp8.e4m3_max }} / "
+            "{{ ex.fp8_ex_amax }} = **{{ ex.fp8_scale }}**."),
+        "fp8-error": (
+            "Un dels seus valors és {{ ex.fp8_ex_value }}. Quant s'aparta, en percentatge, un "
+            "cop convertit i tornat a dividir per l'escala?"),
+        "fp8-error.answer": (
+            "Escalat, val {{ ex.fp8_ex_scaled }}, en una octava on l'e4m3 només té vuit "
+            "valors; el més proper és {{ ex.fp8_ex_rounded }}, que torna com a "
+            "{{ ex.fp8_ex_back }}: un error del **{{ ex.fp8_error }}**. Sol a la seva "
+            "tessel·la, amb la seva pròpia escala, tornaria exacte."),
+    },
+    "fp8-mfu": {
+        "title": "L'MFU respecte de quin pic",
+        "question": (
+            "Una execució en H100 indica un MFU del {{ ex.fp8_ex_mfu }} respecte del pic bf16, "
+            "però els seus productes de matrius es feien en fp8."),
+        "fp8-mfu": "Quin és el seu MFU respecte del pic fp8, en percentatge?",
+        "fp8-mfu.answer": (
+            "Els mateixos FLOP sobre un pic {{ fp8.peak_ratio }} més gran: "
+            "**{{ ex.fp8_mfu }}**. Cap de les dues xifres és falsa; per comparar execucions cal "
+            "fer servir el mateix pic."),
+    },
+})

@@ -424,3 +424,90 @@ TEXTS: dict[str, dict[str, str]] = {
             "also splits the layers into a pipeline."),
     },
 }
+
+TEXTS.update({
+    "fail-young": {
+        "title": "Young's interval for a quarter of Llama 3's cluster",
+        "question": (
+            "A job runs on {{ ex.fail_ex_gpus }} H100s whose GPUs fail at Llama 3's rate "
+            "({{ fail.unexpected }} unexpected interruptions in {{ fail.days }} days on "
+            "{{ fail.gpus }} GPUs), independently of each other. Each checkpoint pauses "
+            "training for {{ ex.fail_ex_write }}."),
+        "fail-mtbf": "What is the job's mean time between failures, in seconds?",
+        "fail-mtbf.answer": (
+            "The MTBF falls as one over the number of GPUs: Llama 3's {{ fail.mtbf_s }} on "
+            "{{ fail.gpus }} GPUs becomes, on {{ ex.fail_ex_gpus }}, **{{ ex.fail_mtbf }}**."),
+        "fail-young": "What is Young's checkpoint interval, in seconds?",
+        "fail-young.answer": (
+            "`sqrt(2 δ M)` with δ = {{ ex.fail_ex_write }} and M = {{ ex.fail_mtbf }}: "
+            "**{{ ex.fail_young }}**. A cluster four times smaller fails four times less "
+            "often and checkpoints half as often: the interval grows as the square root of "
+            "the MTBF."),
+    },
+    "fail-goodput": {
+        "title": "The goodput at Young's interval",
+        "question": (
+            "The same job checkpoints at Young's interval ({{ ex.fail_young }}); after each "
+            "failure it takes {{ ex.fail_ex_restart }} to be training again."),
+        "fail-goodput": (
+            "What share of the wall time goes to training that is kept, to first order, in "
+            "percent?"),
+        "fail-goodput.answer": (
+            "`1 / (1 + δ/τ + (R + τ/2)/M)` with δ = {{ ex.fail_ex_write }}, τ = "
+            "{{ ex.fail_young }}, R = {{ ex.fail_ex_restart }} and M = {{ ex.fail_mtbf }}: "
+            "**{{ ex.fail_goodput }}**. At Young's interval the pauses and the half intervals "
+            "lost cost the same; the restarts come on top, and only a faster restart reduces "
+            "them."),
+    },
+    "fail-size": {
+        "title": "A checkpoint of Llama 3 70B",
+        "question": (
+            "Llama 3 70B is trained with AdamW in mixed precision: bf16 weights and "
+            "gradients, an fp32 master copy, two fp32 moments. Its checkpoint is written to a "
+            "storage that sustains {{ ex.fail_ex_storage }}, by {{ ex.fail_ex_writers }} "
+            "ranks in equal shares."),
+        "fail-size": "How large is the checkpoint, in GB?",
+        "fail-size.answer": (
+            "The weights, the master copy and the moments, not the gradients: "
+            "{{ fail.bytes_per_param }} bytes per parameter, **{{ ex.fail_size }}**."),
+        "fail-write": "How long does writing it take at the sustained bandwidth, in seconds?",
+        "fail-write.answer": (
+            "The bytes over the bandwidth: **{{ ex.fail_write }}**, as long as enough ranks "
+            "write to fill the storage."),
+        "fail-shard": "How much does each rank write, in MB?",
+        "fail-shard.answer": (
+            "The checkpoint over the writers: **{{ ex.fail_shard }}**. An asynchronous "
+            "checkpoint pauses training only while each GPU copies this much to host memory."),
+    },
+})
+
+TEXTS.update({
+    "fp8-scale": {
+        "title": "Scaling a tensor into e4m3",
+        "question": (
+            "A tensor's largest magnitude is {{ ex.fp8_ex_amax }}; it is cast to e4m3 with one "
+            "current scale for the whole tensor."),
+        "fp8-scale": "By what scale is it multiplied before the cast?",
+        "fp8-scale.answer": (
+            "The scale puts the amax at e4m3's largest value: {{ fp8.e4m3_max }} / "
+            "{{ ex.fp8_ex_amax }} = **{{ ex.fp8_scale }}**."),
+        "fp8-error": (
+            "One of its values is {{ ex.fp8_ex_value }}. By how much, in percent, is it off "
+            "once cast and divided by the scale again?"),
+        "fp8-error.answer": (
+            "Scaled, it is {{ ex.fp8_ex_scaled }}, in a binade where e4m3 keeps eight values; "
+            "the nearest is {{ ex.fp8_ex_rounded }}, which comes back as {{ ex.fp8_ex_back }}: "
+            "**{{ ex.fp8_error }}** off. Alone in its own tile, with "
+            "its own scale, it would come back exact."),
+    },
+    "fp8-mfu": {
+        "title": "MFU against which peak",
+        "question": (
+            "A run on H100s reports an MFU of {{ ex.fp8_ex_mfu }} against the bf16 peak, but "
+            "its matrix products ran in fp8."),
+        "fp8-mfu": "What is its MFU against the fp8 peak, in percent?",
+        "fp8-mfu.answer": (
+            "The same FLOPs over a peak {{ fp8.peak_ratio }} larger: **{{ ex.fp8_mfu }}**. "
+            "Neither number is wrong; a comparison between runs must use the same peak."),
+    },
+})
