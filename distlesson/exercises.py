@@ -28,8 +28,9 @@ from distlesson.memory.states import min_gpus, model_states
 from distlesson.parallel.collectives import ring_bytes
 from distlesson.pipeline.bubble import bubble_fraction, peak_activations
 
-__all__ = ["CHAPTERS", "REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
-           "Quantity", "chapter_exercises", "exercises", "get_exercise"]
+__all__ = ["REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
+           "Quantity", "communication_exercises", "exercises", "failures_exercises",
+           "fp8_exercises", "get_exercise"]
 
 REL_TOL = 0.02
 """The Catalan chapter's margin ("Marge acceptat: 2 %"), kept for every answer that is not
@@ -259,24 +260,9 @@ def exercises() -> tuple[Exercise, ...]:
 COMM_RANKS, COMM_BYTES = 8, 2**30  # one H100 server; nccl-tests' 1 GiB row
 
 
-CHAPTERS = ("communication", "experts", "failures", "saving-memory")
-"""The chapters with exercises of their own, on their pages (:func:`chapter_exercises`)."""
-
-
-def chapter_exercises(chapter: str = "communication") -> tuple[Exercise, ...]:
-    """A chapter's own exercises, shown on its page: ``communication`` ("Communication and
-    the network"), ``experts`` ("Mixture of experts",
-    :mod:`distlesson.exercises_experts`), ``failures`` ("Months on a cluster") or
-    ``saving-memory`` (its fp8 section)."""
-    from distlesson.exercises_experts import expert_exercises  # it builds on this module
-
-    chapters = {"communication": _communication_exercises, "experts": expert_exercises,
-                "failures": _failures_exercises, "saving-memory": _fp8_exercises}
-    return lookup(chapters, chapter, what="chapter")()
-
-
 @functools.cache
-def _communication_exercises() -> tuple[Exercise, ...]:
+def communication_exercises() -> tuple[Exercise, ...]:
+    """The exercises of "Communication and the network"."""
     from distlesson.parallel.alpha_beta import bus_factor, collective_time, link_model
 
     n, size = COMM_RANKS, COMM_BYTES
@@ -304,7 +290,8 @@ FAILURES_MODEL, FAILURES_WRITERS = "llama3-70b", 1024
 
 
 @functools.cache
-def _failures_exercises() -> tuple[Exercise, ...]:
+def failures_exercises() -> tuple[Exercise, ...]:
+    """The exercises of "Months on a cluster: failures and checkpoints"."""
     from distlesson.catalog.reliability import TECTONIC
     from distlesson.efficiency.checkpoint_io import checkpoint_size, write_time
     from distlesson.efficiency.failures import (
@@ -340,7 +327,8 @@ FP8_AMAX, FP8_VALUE, FP8_BF16_MFU = 2.0, 0.3, 0.40  # a tensor's amax, one of it
 
 
 @functools.cache
-def _fp8_exercises() -> tuple[Exercise, ...]:
+def fp8_exercises() -> tuple[Exercise, ...]:
+    """The exercises of the FP8 section of "Saving memory"."""
     import numpy as np
 
     from distlesson.memory.fp8 import get_fp8, quantize_tensor

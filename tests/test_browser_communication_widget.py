@@ -6,7 +6,7 @@ build/screenshots/."""
 
 from playwright.sync_api import expect
 
-from distlesson.exercises import chapter_exercises
+from distlesson.chapter_exercises import chapter_exercises
 from distlesson.pages.exercises_widget import in_answer_unit
 from distlesson.parallel.alpha_beta import group_collective
 from distlesson.render.numbers import format_number, format_percent, format_quantity

@@ -5,7 +5,7 @@ figures are drawn; nothing is fetched from another host. Screenshots go to build
 import pytest
 from playwright.sync_api import expect
 
-from distlesson.exercises import chapter_exercises
+from distlesson.chapter_exercises import chapter_exercises
 from distlesson.pages.exercises_widget import in_answer_unit
 from distlesson.render.numbers import format_number
 from tests import browser as shared

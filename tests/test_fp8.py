@@ -82,7 +82,7 @@ def test_bad_format():
 
 
 def test_the_chapter_exercises_by_hand():
-    from distlesson.exercises import chapter_exercises
+    from distlesson.chapter_exercises import chapter_exercises
 
     scale, mfu = chapter_exercises("saving-memory")
     # 448 / 2 = 224; 0.3 x 224 = 67.2 rounds to 64 (spacing 8 in [64, 128)), back as

@@ -12,6 +12,7 @@ import pytest
 from distlesson import exercises as lib
 from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.models import get_model
+from distlesson.chapter_exercises import CHAPTERS, chapter_exercises
 from distlesson.claims.savings import checkpoint_reduction
 from distlesson.memory.states import model_states
 from distlesson.pages import exercises_widget
@@ -231,7 +232,7 @@ def test_the_three_languages_show_the_same_exercises():
 
 
 def _every_exercise():
-    return lib.exercises() + tuple(e for c in lib.CHAPTERS for e in lib.chapter_exercises(c))
+    return lib.exercises() + tuple(e for c in CHAPTERS for e in chapter_exercises(c))
 
 
 def test_texts_have_the_same_keys_and_figures_in_every_language():
@@ -359,7 +360,7 @@ def test_low_mfu_answer_ranks_the_losses_as_the_mfu_chapter_does(locale):
 
 
 def test_expert_exercises_by_hand():
-    active, a2a, weights = (p.value for e in lib.chapter_exercises("experts") for p in e.parts)
+    active, a2a, weights = (p.value for e in chapter_exercises("experts") for p in e.parts)
     # Mixtral: 46,702,792,704 parameters; its 32 layers skip 6 experts of 3 x 4096 x 14336
     assert active == Fraction(46_702_792_704 - 32 * 6 * 176_160_768, 46_702_792_704)
     # 4096 tokens x top-2 x hidden 4096, 7/8 to other GPUs, bf16 out and back (2 + 2 bytes)

@@ -11,7 +11,8 @@ import math
 from distlesson.catalog.achieved import LINK_MEASUREMENT
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.topology import get_domain, get_fabric
-from distlesson.exercises import NumericPart, chapter_exercises
+from distlesson.chapter_exercises import chapter_exercises
+from distlesson.exercises import NumericPart
 from distlesson.pages import communication as chapter
 from distlesson.pages import mfu
 from distlesson.pages.exercises_widget import part_figure

@@ -20,13 +20,13 @@ from typing import Any
 
 import markdown
 
+from distlesson.chapter_exercises import chapter_exercises
 from distlesson.exercises import (
     Exercise,
     GoalPart,
     NumericPart,
     OpenPart,
     Part,
-    chapter_exercises,
     exercises,
 )
 from distlesson.pages.exercise_texts import TEXTS

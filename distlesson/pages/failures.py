@@ -24,6 +24,7 @@ from distlesson.catalog.reliability import (
     LLAMA3_SHARD_BYTES,
     TECTONIC,
 )
+from distlesson.chapter_exercises import chapter_exercises
 from distlesson.claims.failures import HARDWARE_CATEGORIES
 from distlesson.efficiency.checkpoint_io import async_pause, checkpoint_size, write_time
 from distlesson.efficiency.failures import (
@@ -35,7 +36,7 @@ from distlesson.efficiency.failures import (
     job_mtbf,
     young_interval,
 )
-from distlesson.exercises import NumericPart, chapter_exercises
+from distlesson.exercises import NumericPart
 from distlesson.pages.exercises_widget import part_figure
 from distlesson.render.figure import Figure
 from distlesson.render.lines import loglog_lines

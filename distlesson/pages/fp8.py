@@ -9,8 +9,9 @@ import math
 import ml_dtypes
 
 from distlesson.catalog.hardware import get_gpu
+from distlesson.chapter_exercises import chapter_exercises
 from distlesson.efficiency.cost import run_cost
-from distlesson.exercises import NumericPart, chapter_exercises
+from distlesson.exercises import NumericPart
 from distlesson.memory.fp8 import (
     BLOCK,
     FORMATS,
