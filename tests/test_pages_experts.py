@@ -62,7 +62,8 @@ def test_balance_figures_are_the_simulation_s():
 
 @pytest.mark.parametrize("locale", ["en", "ca", "fa"])
 def test_tables_have_a_row_per_case(locale):
-    assert len(chapter.params_table(locale).splitlines()) == 2 + 2
+    params = chapter.params_table(locale).splitlines()
+    assert len(params) == 2 + 9 and params[0].count("|") == 1 + 1 + 2  # a column per model
     assert len(chapter.memory_table(locale).splitlines()) == 2 + 6
     assert len(chapter.all_to_all_table(locale).splitlines()) == 2 + len(chapter.A2A_CASES)
     assert len(chapter.drops_table(locale).splitlines()) == 2 + len(chapter.CAPACITY_FACTORS)

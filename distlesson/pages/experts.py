@@ -74,13 +74,13 @@ def _params(value: float, locale: str, digits: int = 1) -> str:
 def params_table(locale: str) -> str:
     """The catalog's MoE models: shapes, total and active parameters, the published figures."""
     w = functools.partial(_label, locale=locale)
-    rows = []
+    columns = []
     for m in MOE_MODELS.values():
         attention = w("mla" if isinstance(m.attention, LatentAttention) else "gqa")
         top_k = (f"{format_number(m.routed_experts, locale)}, "
                  f"top-{format_number(m.experts_per_token, locale)}")
-        rows.append((
-            m.display_name, attention,
+        columns.append((
+            attention,
             f"{format_number(m.dense_layers, locale)} + {format_number(m.moe_layers, locale)}",
             ltr(top_k, locale) if locale == "fa" else top_k,
             format_number(m.shared_experts, locale),
@@ -89,11 +89,14 @@ def params_table(locale: str) -> str:
             f"{_params(m.published_params, locale)} / {_params(m.published_active, locale)}",
             format_percent(m.active_params / m.num_params, locale, digits=1),
         ))
-    headers = (w("model"), w("attention"), w("layers"), w("experts"), w("shared"), w("total"),
-               f'{w("active")}, {w("without_embedding")}',
-               f'{w("active")}, {w("with_embedding")}', w("published"), w("share"))
-    return markdown_table(Table(headers, tuple(rows), (False, False, True, True, True, True,
-                                                       True, True, True, True)), locale)
+    # one column per model, a row per quantity: ten columns did not fit the text column in
+    # Catalan and Persian
+    labels = (w("attention"), w("layers"), w("experts"), w("shared"), w("total"),
+              f'{w("active")}, {w("without_embedding")}',
+              f'{w("active")}, {w("with_embedding")}', w("published"), w("share"))
+    rows = tuple((label, *(column[i] for column in columns)) for i, label in enumerate(labels))
+    headers = (w("model"), *(m.display_name for m in MOE_MODELS.values()))
+    return markdown_table(Table(headers, rows, (False, *(True for _ in columns))), locale)
 
 
 @functools.cache

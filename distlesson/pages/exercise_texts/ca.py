@@ -416,13 +416,13 @@ TEXTS: dict[str, dict[str, str]] = {
             "experts, triats uniformement; la dimensió oculta és {{ ex.moe_ex_hidden }}, i "
             "les activacions viatgen en bf16 en tots dos sentits."),
         "moe-a2a": (
-            "Quants bytes envia una GPU en la passada endavant d'una capa MoE, sumant "
+            "Quants bytes envia una GPU en el forward d'una capa MoE, sumant "
             "l'enviament i la recollida, en MB (un milió de bytes)?"),
         "moe-a2a.answer": (
             "Cada GPU té `T k` còpies de tokens, i una fracció `(ep − 1) / ep` correspon a "
             "experts d'altres GPU. Cada una d'aquestes còpies surt com `h` valors bf16 en "
             "l'enviament, i el resultat torna amb la mateixa mida en la recollida: "
-            "`T k h (ep − 1) / ep × (2 + 2)` bytes, **{{ ex.moe_a2a }}**. La passada enrere "
+            "`T k h (ep − 1) / ep × (2 + 2)` bytes, **{{ ex.moe_a2a }}**. El backward "
             "n'envia el mateix."),
     },
     "moe-weights": {
