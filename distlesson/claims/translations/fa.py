@@ -538,13 +538,13 @@ CLAIMS.update({
         "statement": (
             "NVLink میان GPUهای یک گره در هر ثانیه {{ claim.fa_nvlink_bandwidth.stated }}"
             " جابه‌جا می‌کند و InfiniBand میان گره‌ها حدود"
-            " {{ claim.fa_nvlink_bandwidth.infiniband }} در ثانیه."
+            " {{ claim.fa_nvlink_bandwidth.infiniband }} بر ثانیه."
         ),
         "why": (
             "عدد NVLink همان عددی است که NVIDIA برای H100 می‌دهد: مجموع هر دو جهت. زمان یک"
             " عملیات جمعی را آنچه یک GPU در یک جهت می‌فرستد تعیین می‌کند:"
-            " {{ claim.fa_nvlink_bandwidth.computed }} در ثانیه، عددی که این دوره به کار"
-            " می‌برد. عدد InfiniBand در کنار آن از پیش یک‌جهته است، پس درس دو پیوند را با دو"
+            " {{ claim.fa_nvlink_bandwidth.computed }} بر ثانیه، عددی که این دوره به کار"
+            " می‌برد. عدد InfiniBand در کنار آن از پیش یک‌سویه است، پس درس فارسی دو پیوند را با دو"
             " قرارداد متفاوت مقایسه می‌کند و فاصلهٔ آن‌ها دو برابرِ واقعیت به نظر می‌رسد."
         ),
     },
@@ -553,14 +553,14 @@ CLAIMS.update({
         "statement": (
             "NVLink 4 درون یک گره در هر ثانیه {{ claim.ca_link_bandwidths.stated }} جابه‌جا"
             " می‌کند و InfiniBand NDR میان گره‌ها {{ claim.ca_link_bandwidths.infiniband }}"
-            " در ثانیه."
+            " بر ثانیه."
         ),
         "why": (
             "هر دو عدد از برگهٔ مشخصات‌اند، برای یک GPU و در یک جهت، همان قراردادی که زمان"
-            " یک عملیات جمعی را تعیین می‌کند، و هر دو با کاتالوگ می‌خوانند. هیچ عملیات جمعی"
+            " یک عملیات جمعی را تعیین می‌کند، و هر دو با فهرست سخت‌افزار کتابخانه هم‌خوانی دارند. هیچ عملیات جمعی"
             " به آن‌ها نمی‌رسد: مدلی که بر یک اندازه‌گیری منتشرشده روی هشت H100 تنظیم شده،"
             " برای all-reduce یک گیبی‌بایتی پهنای باند گذرگاه"
-            " {{ claim.ca_link_bandwidths.achieved }} در ثانیه می‌دهد، یعنی"
+            " {{ claim.ca_link_bandwidths.achieved }} بر ثانیه می‌دهد، یعنی"
             " {{ claim.ca_link_bandwidths.share }} از پهنای باند NVLink."
         ),
     },
