@@ -259,7 +259,7 @@ NOTES = {
               "synchronised backward.",
         "ca": "el model de joguina cap sencer en el primer paquet de DDP: un sol paquet, amb un "
               "all-reduce per cada backward sincronitzat.",
-        "fa": "مدل کوچک در نخستین باکت DDP جا می‌شود: یک باکت، که در هر گذر رو به عقبِ "
+        "fa": "مدل کوچک در نخستین سطل DDP جا می‌شود: یک سطل، که در هر گذر رو به عقبِ "
               "همگام‌شده یک بار all-reduce می‌شود."},
     "zero1.per_rank": {
         "en": "`ZeroRedundancyOptimizer` gives each tensor whole, largest first, to the "
@@ -304,7 +304,7 @@ NOTES = {
               "que gate i up fan cadascuna un all-reduce del seu gradient d'entrada: el doble "
               "del recompte de la biblioteca, mentre que l'operador f de Megatron-LM suma "
               "primer els dos gradients parcials.",
-        "fa": "هر لایهٔ خطی `ColwiseParallel` ورودی خودش را تکثیر می‌کند، پس gate و up هر "
+        "fa": "هر لایهٔ خطی `ColwiseParallel` ورودی خودش را تکرار می‌کند، پس gate و up هر "
               "کدام گرادیان ورودی‌شان را all-reduce می‌کنند: دو برابر شمارش کتابخانه، در "
               "حالی که عملگر f در Megatron-LM نخست دو گرادیان جزئی را با هم جمع می‌کند."},
     "pipe.1f1b.order": {

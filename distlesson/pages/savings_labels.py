@@ -12,7 +12,7 @@ LABELS = {
                     "ca": "La seva còpia bf16, que llegeix el forward",
                     "fa": "نسخهٔ bf16 آن که گذر رو به جلو می‌خواند"},
     "exact": {"en": "Exact", "ca": "Exacte", "fa": "مقدار دقیق"},
-    "loss_scale": {"en": "Loss scale", "ca": "Escala de la pèrdua", "fa": "ضریب مقیاس تابع زیان"},
+    "loss_scale": {"en": "Loss scale", "ca": "Escala de la pèrdua", "fa": "ضریب مقیاس زیان"},
     "underflow": {"en": "Gradients flushed to zero", "ca": "Gradients que es tornen zero",
                   "fa": "گرادیان‌هایی که صفر می‌شوند"},
     "overflow": {"en": "Gradients overflowing", "ca": "Gradients que desborden",
