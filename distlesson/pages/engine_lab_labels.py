@@ -70,7 +70,7 @@ CHECKS = {
         "en": "DDP: bytes handed to all-reduce per step (hook) against the gradient bytes",
         "ca": "DDP: bytes passats a l'all-reduce per pas (hook) davant dels bytes dels "
               "gradients",
-        "fa": "DDP: بایت‌های سپرده به all-reduce در هر گام (hook) در برابر بایت‌های گرادیان"},
+        "fa": "DDP: بایت‌هایی که در هر گام به all-reduce سپرده می‌شوند (به گزارش hook) در برابر بایت‌های گرادیان"},
     "ddp.accum_grad": {
         "en": "DDP: gradient after {k} micro-steps with `no_sync` (largest difference)",
         "ca": "DDP: gradient després de {k} micropassos amb `no_sync` (diferència màxima)",
@@ -91,7 +91,7 @@ CHECKS = {
         "en": "ZeRO-1: AdamW moments per rank against the greedy whole-tensor partition",
         "ca": "ZeRO-1: moments d'AdamW per rang davant de la partició voraç per tensors "
               "sencers",
-        "fa": "ZeRO-1: گشتاورهای AdamW در هر رنک در برابر افراز حریصانهٔ تنسورهای کامل"},
+        "fa": "ZeRO-1: گشتاورهای AdamW در هر رنک در برابر تقسیم‌بندی حریصانهٔ تنسورهای کامل"},
     "zero1.even_split": {
         "en": "ZeRO-1: AdamW moments per rank against the memory model's even split",
         "ca": "ZeRO-1: moments d'AdamW per rang davant del repartiment igual del model de "
@@ -205,7 +205,7 @@ CHECKS = {
     "pipe.gpipe.makespan": {
         "en": "GPipe: step time of the recorded order in the library's simulator",
         "ca": "GPipe: temps del pas de l'ordre enregistrat al simulador de la biblioteca",
-        "fa": "GPipe: زمان گام ترتیبِ ثبت‌شده در شبیه‌ساز کتابخانه"},
+        "fa": "GPipe: زمان گامی که شبیه‌ساز کتابخانه برای ترتیب ثبت‌شده به دست می‌دهد"},
 }
 
 NOTES = {
@@ -253,7 +253,7 @@ NOTES = {
               "en un altre ordre, unes poques unitats de l'última xifra; |diferència| "
               "admesa: {tol}.",
         "fa": "`float64` در هر دو طرف: جمع‌های تقسیم‌شده همان جمله‌ها را به ترتیبی دیگر جمع "
-              "می‌زنند و فقط چند واحد در آخرین رقم فرق می‌کنند؛ بیشترین اختلاف مجاز {tol}."},
+              "می‌زنند و فقط چند واحد در آخرین رقم فرق می‌کنند؛ بیشترین اختلاف مجاز {tol} است."},
     "ddp.payload": {
         "en": "the toy model fits in DDP's first bucket: one bucket, all-reduced once per "
               "synchronised backward.",
@@ -280,7 +280,7 @@ NOTES = {
               "d'`FSDP1`), no per a aquesta partició.",
         "fa": "تنسورهای کامل نمی‌توانند دقیقاً متوازن شوند؛ تقسیم مساوی برای یک بردار تخت و "
               "پدینگ‌شده برقرار است (DeepSpeed ZeRO، `FlatParameter` در `FSDP1`)، نه برای این "
-              "افراز."},
+              "تقسیم‌بندی."},
     "fsdp.uneven.even_split": {
         "en": "the memory model assumes an even split; `torch.chunk` gives the first ranks "
               "the rounded-up share of rows and the last the rest, possibly none.",
