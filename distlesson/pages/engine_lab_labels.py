@@ -70,7 +70,8 @@ CHECKS = {
         "en": "DDP: bytes handed to all-reduce per step (hook) against the gradient bytes",
         "ca": "DDP: bytes passats a l'all-reduce per pas (hook) davant dels bytes dels "
               "gradients",
-        "fa": "DDP: بایت‌هایی که در هر گام به all-reduce سپرده می‌شوند (به گزارش hook) در برابر بایت‌های گرادیان"},
+        "fa": "DDP: بایت‌هایی که در هر گام به all-reduce سپرده می‌شوند (به گزارش hook) "
+              "در برابر بایت‌های گرادیان"},
     "ddp.accum_grad": {
         "en": "DDP: gradient after {k} micro-steps with `no_sync` (largest difference)",
         "ca": "DDP: gradient després de {k} micropassos amb `no_sync` (diferència màxima)",

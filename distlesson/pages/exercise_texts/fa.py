@@ -338,7 +338,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "در all-reduce داریم busbw = algbw × `2 (n − 1) / n`، یعنی سهمی از آرایه که هر "
             "GPU در حلقه می‌فرستد: با {{ ex.comm_ex_ranks }} GPU این ضریب {{ comm.bus_factor }} "
             "است، پس پاسخ **{{ ex.comm_busbw }}** است، یعنی {{ comm.gib_share }} از "
-            "پهنای باند یک‌سویهٔ NVLink ({{ comm.nvlink }}). پهنای باند گذرگاه همان عددی است که باید با "
+            "پهنای باند یک‌سویهٔ NVLink ({{ comm.nvlink }}). پهنای باند گذرگاه همان عددی "
+            "است که باید با "
             "پیوند مقایسه شود: با تعداد GPUها تغییر نمی‌کند."),
     },
     "comm-crossover": {
