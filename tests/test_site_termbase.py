@@ -159,6 +159,8 @@ def test_every_concept_has_its_three_languages_and_a_note():
     ("fa", "<p>مقیاس‌دهی تابع زیان (loss scaling)</p>", "loss-scaling"),
     ("fa", "<p>فصلی به زبان کاتالانی</p>", "source-chapters"),
     ("fa", "<p>این‌جا</p>", "here"),
+    ("fa", "<p>دو all-reduceِ گذر رو به جلو</p>", "latin-ezafe"),
+    ("fa", '<svg><text>Korthikanti et al. (A100)</text></svg>', "latin-ezafe"),
 ])
 def test_check_finds_a_planted_variant(locale, text, concept):
     found = termbase.forbidden_variants(termbase.visible_text(f"<article>{text}</article>"),
