@@ -95,7 +95,8 @@ def test_plot_carries_its_labels(locale):
     assert f'aria-label="{LABELS["title"][locale]}"' in svg
     one = {"en": "1", "ca": "1", "fa": "۱"}[locale]
     assert POINT_NAMES["decode"][locale].format(b=one) in svg
-    assert "H100 SXM, H800 SXM" in svg  # one roof, two GPUs
+    comma = "، " if locale == "fa" else ", "  # the Persian comma in a Persian legend
+    assert f"H100 SXM{comma}H800 SXM" in svg  # one roof, two GPUs
     for gpu in GPUS.values():
         assert gpu.display_name in svg
     ridge = {"en": "295", "ca": "295", "fa": "۲۹۵"}[locale]

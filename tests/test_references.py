@@ -31,3 +31,21 @@ def test_two_papers_never_share_a_citation():
     assert texts["cite.narayanan"].render("ca") == "Narayanan et al. (2021b)"
     assert texts["citep.narayanan"].render("fa") == "Narayanan و همکاران، ۲۰۲۱ب"
     assert texts["cite.pipedream_flush"].render("fa") == "Narayanan و همکاران (۲۰۲۱الف)"
+
+
+def test_a_paper_by_two_authors_names_both():
+    # Patarasuk and Yuan (2009), Loshchilov and Hutter (2019), Shazeer and Stern (2018),
+    # Milakov and Gimelshein (2018): two authors each, so no "et al." / «و همکاران»
+    texts = {figure.name: figure for figure in figures()}
+    assert texts["cite.ring_allreduce"].render("fa") == "Patarasuk و Yuan (۲۰۰۹)"
+    assert texts["cite.adamw"].render("en") == "Loshchilov and Hutter (2019)"
+    assert texts["citep.adafactor"].render("ca") == "Shazeer i Stern, 2018"
+    assert texts["cite.online_softmax"].render("fa") == "Milakov و Gimelshein (۲۰۱۸)"
+
+
+def test_two_authors_are_not_several():
+    import pytest
+
+    from distlesson.catalog.references import Reference
+    with pytest.raises(ValueError, match="two authors"):
+        Reference("x", "A", True, "T", "V", 2000, "u", second="B")

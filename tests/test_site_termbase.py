@@ -140,6 +140,27 @@ def test_every_concept_has_its_three_languages_and_a_note():
     ("fa", "<td>۲٫۰۰ $</td>", "dollar"),
     ("fa", "<td>۴۵۰\u00a0GB/s</td>", "units"),
     ("fa", '<svg><text>TFLOP/s دست‌یافتنی</text></svg>', "units"),
+    # the Persian review of 2026-12-02
+    ("fa", "<td>زمان (µs)</td>", "units"),
+    ("fa", "<p>هر GB یک میلیارد بایت است</p>", "units"),
+    ("fa", "<p>بر FLOP/sی که GPUها حفظ می‌کنند</p>", "units"),
+    ("fa", "<p>این دو تا حد گردکردن با هم می‌خوانند</p>", "match"),
+    ("fa", "<p>چرا یک سطر می‌خواند یا نمی‌خواند</p>", "match"),
+    ("fa", "<p>هر دو با کاتالوگ می‌خوانند</p>", "match"),
+    ("fa", "<p>مدل کارایی این درس</p>", "course"),
+    ("fa", "<button>پاسخم را مقایسه کردم: علامت انجام‌شده بزن</button>", "address"),
+    ("fa", "<p>باکت‌های گرادیان</p>", "bucket"),
+    ("fa", "<p>توجه با پرسش‌های گروهی</p>", "query"),
+    ("fa", "<p>۴۵۰ گیگابایت بر ثانیه یک‌جهتهٔ NVLink</p>", "one-way"),
+    ("fa", "<p>با هسته‌های ادغام‌شده</p>", "kernel"),
+    ("fa", "<p>موازی‌سازی تنسوری یا خبره‌ها</p>", "expert-parallelism"),
+    ("fa", "<p>ورودی خودش را تکثیر می‌کند</p>", "replicate"),
+    ("fa", "<p>ردّ اجرای خود شما</p>", "trace"),
+    ("fa", "<p>مقیاس‌دهی تابع زیان (loss scaling)</p>", "loss-scaling"),
+    ("fa", "<p>فصلی به زبان کاتالانی</p>", "source-chapters"),
+    ("fa", "<p>این‌جا</p>", "here"),
+    ("fa", "<p>دو all-reduceِ گذر رو به جلو</p>", "latin-ezafe"),
+    ("fa", '<svg><text>Korthikanti et al. (A100)</text></svg>', "latin-ezafe"),
 ])
 def test_check_finds_a_planted_variant(locale, text, concept):
     found = termbase.forbidden_variants(termbase.visible_text(f"<article>{text}</article>"),
@@ -156,6 +177,8 @@ def test_check_finds_a_planted_variant(locale, text, concept):
     ("fa", "<p>یک مدل پیشرو (frontier) و رتبهٔ پایین LoRA، رتبه‌بندی چیدمان‌ها</p>"),
     ("fa", "<p>۸ × H100 و ۱ × ۱۰<sup>۳</sup>؛ ۴٫۵ برابر؛ ۲٫۰۰ دلار؛ ۸۰ گیگابایت</p>"),
     ("fa", "<p>۹۸۹ TFLOP بر ثانیه و ۲۹۵ FLOP بر بایت</p>"),
+    ("fa", "<p>یک رک GB200 NVL72؛ ۸ MiB؛ کرنل هر بایت را می‌خواند؛ درس فارسی؛ جمع بزنید و"
+           " جمع بزند؛ سطل (bucket)؛ کوئری‌های گروهی؛ یک‌سویه؛ تکرارشده (replicated)</p>"),
 ])
 def test_check_leaves_the_chosen_terms_alone(locale, text):
     found = termbase.forbidden_variants(termbase.visible_text(f"<article>{text}</article>"),

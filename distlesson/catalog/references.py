@@ -21,7 +21,7 @@ _FA_SUFFIXES = {"a": "الف", "b": "ب", "c": "ج"}
 class Reference:
     key: str
     authors: str  # first author's family name, or the team as it signs the report
-    several: bool  # "et al." after the first author
+    several: bool  # "et al." after the first author (three authors or more)
     title: str
     venue: str
     year: int  # of the version cited (the peer-reviewed one where there is one)
@@ -29,13 +29,22 @@ class Reference:
     year_suffix: str = ""
     """"a", "b"...: tells apart two papers of the same first author and year (Narayanan et
     al. 2021a and 2021b), in order of publication; written "الف", "ب" in Persian."""
+    second: str = ""
+    """The second author's family name, for a paper by two: "Patarasuk and Yuan", never
+    "et al." (which stands for two or more others)."""
 
     def __post_init__(self) -> None:
+        if self.second and self.several:
+            raise ValueError(f"{self.key!r}: a paper by two authors (second={self.second!r}) "
+                             "is not 'several'")
         if self.year_suffix and self.year_suffix not in _FA_SUFFIXES:
             raise ValueError(f"year_suffix={self.year_suffix!r} of {self.key!r} must be one of "
                              f"{', '.join(_FA_SUFFIXES)}")
 
     def _authors(self, locale: str) -> str:
+        if self.second:
+            conjunction = {"en": "and", "ca": "i", "fa": "و"}[locale]
+            return f"{self.authors} {conjunction} {self.second}"
         if not self.several:
             return self.authors
         return f"{self.authors} و همکاران" if locale == "fa" else f"{self.authors} et al."
@@ -111,19 +120,21 @@ REFERENCES: tuple[Reference, ...] = (
               "arXiv:1905.12322", 2019, "https://arxiv.org/abs/1905.12322"),
     Reference("fp8", "Micikevicius", True, "FP8 Formats for Deep Learning",
               "arXiv:2209.05433", 2022, "https://arxiv.org/abs/2209.05433"),
-    Reference("adamw", "Loshchilov", True, "Decoupled Weight Decay Regularization",
-              "ICLR 2019 (arXiv:1711.05101)", 2019, "https://arxiv.org/abs/1711.05101"),
+    Reference("adamw", "Loshchilov", False, "Decoupled Weight Decay Regularization",
+              "ICLR 2019 (arXiv:1711.05101)", 2019, "https://arxiv.org/abs/1711.05101",
+              second="Hutter"),
     Reference("adam8bit", "Dettmers", True, "8-bit Optimizers via Block-wise Quantization",
               "ICLR 2022 (arXiv:2110.02861)", 2022, "https://arxiv.org/abs/2110.02861"),
-    Reference("adafactor", "Shazeer", True,
+    Reference("adafactor", "Shazeer", False,
               "Adafactor: Adaptive Learning Rates with Sublinear Memory Cost",
-              "ICML 2018 (arXiv:1804.04235)", 2018, "https://arxiv.org/abs/1804.04235"),
+              "ICML 2018 (arXiv:1804.04235)", 2018, "https://arxiv.org/abs/1804.04235",
+              second="Stern"),
     Reference("lion", "Chen", True, "Symbolic Discovery of Optimization Algorithms",
               "NeurIPS 2023 (arXiv:2302.06675)", 2023, "https://arxiv.org/abs/2302.06675"),
-    Reference("ring_allreduce", "Patarasuk", True,
+    Reference("ring_allreduce", "Patarasuk", False,
               "Bandwidth Optimal All-reduce Algorithms for Clusters of Workstations",
               "Journal of Parallel and Distributed Computing 69(2)", 2009,
-              "https://doi.org/10.1016/j.jpdc.2008.09.002"),
+              "https://doi.org/10.1016/j.jpdc.2008.09.002", second="Yuan"),
     Reference("ddp", "Li", True,
               "PyTorch Distributed: Experiences on Accelerating Data Parallel Training",
               "VLDB 2020 (arXiv:2006.15704)", 2020, "https://arxiv.org/abs/2006.15704"),
@@ -134,9 +145,9 @@ REFERENCES: tuple[Reference, ...] = (
               "DeepSpeed Ulysses: System Optimizations for Enabling Training of Extreme Long "
               "Sequence Transformer Models", "arXiv:2309.14509", 2023,
               "https://arxiv.org/abs/2309.14509"),
-    Reference("online_softmax", "Milakov", True,
+    Reference("online_softmax", "Milakov", False,
               "Online normalizer calculation for softmax", "arXiv:1805.02867", 2018,
-              "https://arxiv.org/abs/1805.02867"),
+              "https://arxiv.org/abs/1805.02867", second="Gimelshein"),
     Reference("gshard", "Lepikhin", True,
               "GShard: Scaling Giant Models with Conditional Computation and Automatic "
               "Sharding", "ICLR 2021 (arXiv:2006.16668)", 2021, "https://arxiv.org/abs/2006.16668"),

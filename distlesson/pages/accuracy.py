@@ -29,8 +29,9 @@ BAND = 0.10
 LLAMA3 = {"l3_8k": "llama3-405b-8k", "l3_16k": "llama3-405b-16k",
           "l3_cp": "llama3-405b-16k-cp16"}
 BLOOM = "bloom-176b"
-_GROUPS = (("llama3", "Llama 3 405B (H100)"), ("korthikanti", "Korthikanti et al. (A100)"),
-           ("narayanan", "Narayanan et al. (A100)"), ("bloom", "BLOOM 176B (A100)"))
+_GROUPS = (("llama3", "Llama 3 405B (H100)"), ("korthikanti", "Korthikanti {et_al} (A100)"),
+           ("narayanan", "Narayanan {et_al} (A100)"), ("bloom", "BLOOM 176B (A100)"))
+_ET_AL = {"en": "et al.", "ca": "et al.", "fa": "و همکاران"}  # as the citations write it
 _SOURCES = {"llama3": "llama3", "korthikanti": "korthikanti", "narayanan": "narayanan",
             "bloom": "bloom"}
 """Each group's reference key (:mod:`distlesson.catalog.references`)."""
@@ -80,7 +81,8 @@ def _error(p: Prediction, locale: str) -> str:
 def _run_name(p: Prediction, locale: str) -> str:
     """Model, GPUs (the page's digits), and the paper, on two lines."""
     run = p.run
-    name = ltr(f"{run.model.display_name}, {format_number(run.num_gpus, locale)} × "
+    comma = "،" if locale == "fa" else ","
+    name = ltr(f"{run.model.display_name}{comma} {format_number(run.num_gpus, locale)} × "
                 f"{run.gpu.split('-')[0].upper()}", locale)
     if run.cp > 1:
         name += "، " if locale == "fa" else ", "
@@ -118,7 +120,9 @@ def terms_table(key: str, locale: str) -> str:
 def scatter(locale: str) -> str:
     """Predicted against measured, one marker per run, the 10% band shaded."""
     groups = [(label, [(p.run.measured, p.predicted) for p in predictions()
-                       if p.run.key.startswith(prefix)]) for prefix, label in _GROUPS]
+                       if p.run.key.startswith(prefix)])
+              for prefix, label in _GROUPS]
+    groups = [(label.format(et_al=_ET_AL[locale]), points) for label, points in groups]
     return agreement_scatter(groups, band=BAND, xlabel=_t("x", locale),
                              ylabel=_t("y", locale), band_label=_t("band", locale),
                              locale=locale, name=f"accuracy-{locale}",

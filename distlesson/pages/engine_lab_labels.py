@@ -70,7 +70,8 @@ CHECKS = {
         "en": "DDP: bytes handed to all-reduce per step (hook) against the gradient bytes",
         "ca": "DDP: bytes passats a l'all-reduce per pas (hook) davant dels bytes dels "
               "gradients",
-        "fa": "DDP: بایت‌های سپرده به all-reduce در هر گام (hook) در برابر بایت‌های گرادیان"},
+        "fa": "DDP: بایت‌هایی که در هر گام به all-reduce سپرده می‌شوند (به گزارش hook) "
+              "در برابر بایت‌های گرادیان"},
     "ddp.accum_grad": {
         "en": "DDP: gradient after {k} micro-steps with `no_sync` (largest difference)",
         "ca": "DDP: gradient després de {k} micropassos amb `no_sync` (diferència màxima)",
@@ -91,7 +92,7 @@ CHECKS = {
         "en": "ZeRO-1: AdamW moments per rank against the greedy whole-tensor partition",
         "ca": "ZeRO-1: moments d'AdamW per rang davant de la partició voraç per tensors "
               "sencers",
-        "fa": "ZeRO-1: گشتاورهای AdamW در هر رنک در برابر افراز حریصانهٔ تنسورهای کامل"},
+        "fa": "ZeRO-1: گشتاورهای AdamW در هر رنک در برابر تقسیم‌بندی حریصانهٔ تنسورهای کامل"},
     "zero1.even_split": {
         "en": "ZeRO-1: AdamW moments per rank against the memory model's even split",
         "ca": "ZeRO-1: moments d'AdamW per rang davant del repartiment igual del model de "
@@ -205,7 +206,7 @@ CHECKS = {
     "pipe.gpipe.makespan": {
         "en": "GPipe: step time of the recorded order in the library's simulator",
         "ca": "GPipe: temps del pas de l'ordre enregistrat al simulador de la biblioteca",
-        "fa": "GPipe: زمان گام ترتیبِ ثبت‌شده در شبیه‌ساز کتابخانه"},
+        "fa": "GPipe: زمان گامی که شبیه‌ساز کتابخانه برای ترتیب ثبت‌شده به دست می‌دهد"},
 }
 
 NOTES = {
@@ -253,13 +254,13 @@ NOTES = {
               "en un altre ordre, unes poques unitats de l'última xifra; |diferència| "
               "admesa: {tol}.",
         "fa": "`float64` در هر دو طرف: جمع‌های تقسیم‌شده همان جمله‌ها را به ترتیبی دیگر جمع "
-              "می‌زنند و فقط چند واحد در آخرین رقم فرق می‌کنند؛ بیشترین اختلاف مجاز {tol}."},
+              "می‌زنند و فقط چند واحد در آخرین رقم فرق می‌کنند؛ بیشترین اختلاف مجاز {tol} است."},
     "ddp.payload": {
         "en": "the toy model fits in DDP's first bucket: one bucket, all-reduced once per "
               "synchronised backward.",
         "ca": "el model de joguina cap sencer en el primer paquet de DDP: un sol paquet, amb un "
               "all-reduce per cada backward sincronitzat.",
-        "fa": "مدل کوچک در نخستین باکت DDP جا می‌شود: یک باکت، که در هر گذر رو به عقبِ "
+        "fa": "مدل کوچک در نخستین سطل DDP جا می‌شود: یک سطل، که در هر گذر رو به عقبِ "
               "همگام‌شده یک بار all-reduce می‌شود."},
     "zero1.per_rank": {
         "en": "`ZeroRedundancyOptimizer` gives each tensor whole, largest first, to the "
@@ -280,7 +281,7 @@ NOTES = {
               "d'`FSDP1`), no per a aquesta partició.",
         "fa": "تنسورهای کامل نمی‌توانند دقیقاً متوازن شوند؛ تقسیم مساوی برای یک بردار تخت و "
               "پدینگ‌شده برقرار است (DeepSpeed ZeRO، `FlatParameter` در `FSDP1`)، نه برای این "
-              "افراز."},
+              "تقسیم‌بندی."},
     "fsdp.uneven.even_split": {
         "en": "the memory model assumes an even split; `torch.chunk` gives the first ranks "
               "the rounded-up share of rows and the last the rest, possibly none.",
@@ -304,7 +305,7 @@ NOTES = {
               "que gate i up fan cadascuna un all-reduce del seu gradient d'entrada: el doble "
               "del recompte de la biblioteca, mentre que l'operador f de Megatron-LM suma "
               "primer els dos gradients parcials.",
-        "fa": "هر لایهٔ خطی `ColwiseParallel` ورودی خودش را تکثیر می‌کند، پس gate و up هر "
+        "fa": "هر لایهٔ خطی `ColwiseParallel` ورودی خودش را تکرار می‌کند، پس gate و up هر "
               "کدام گرادیان ورودی‌شان را all-reduce می‌کنند: دو برابر شمارش کتابخانه، در "
               "حالی که عملگر f در Megatron-LM نخست دو گرادیان جزئی را با هم جمع می‌کند."},
     "pipe.1f1b.order": {

@@ -66,7 +66,7 @@ _WORDS: dict[str, dict[str, str]] = {
                    "fa": "نمایش پاسخ نمونه"},
     "mark_done": {"en": "I have compared my answer: mark it done",
                   "ca": "Ja he comparat la meva resposta: marca-la com a feta",
-                  "fa": "پاسخم را مقایسه کردم: علامت انجام‌شده بزن"},
+                  "fa": "پاسخم را مقایسه کردم؛ علامت‌گذاری به‌عنوان انجام‌شده"},
     "solved": {"en": "Solved", "ca": "Resolt", "fa": "حل‌شده"},
     "tol_rel": {"en": "Accepted within {tol} of the library's value.",
                 "ca": "S'accepta amb un marge del {tol} respecte del valor de la biblioteca.",

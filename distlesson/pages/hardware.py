@@ -129,7 +129,8 @@ def roofline_plot(locale: str) -> str:
     same: dict[tuple[float, float], list[str]] = {}  # GPUs with one roof share one line
     for g in sorted(GPUS.values(), key=lambda g: g.key != GPU):
         same.setdefault((g.bf16_dense_flops, g.hbm_bandwidth), []).append(g.key)
-    roofs = [Roof(", ".join(GPUS[k].display_name for k in keys),
+    comma = "، " if locale == "fa" else ", "
+    roofs = [Roof(comma.join(GPUS[k].display_name for k in keys),
                   tuple((x, y / tera) for x, y in roofline_polyline(GPUS[keys[0]], *X_RANGE)),
                   bold=keys[0] == GPU)
              for keys in same.values()]

@@ -21,7 +21,7 @@ LABELS = {
                "fa": "ضرب ماتریسی (m × k × n)"},
     "intensity": {"en": "Intensity (FLOP/byte)", "ca": "Intensitat (FLOP/byte)",
                   "fa": "شدت حسابی (FLOP بر بایت)"},
-    "attainable": {"en": "Attainable", "ca": "Assolible", "fa": "کارایی دست‌یافتنی"},
+    "attainable": {"en": "Attainable", "ca": "Assolible", "fa": "توان دست‌یافتنی"},
     "share": {"en": "Share of the {gpu}'s peak", "ca": "Fracció del pic de {la_gpu}",
               "fa": "سهم از اوج {gpu}"},
     "bound": {"en": "Limited by", "ca": "Limitat per", "fa": "محدودیت"},

@@ -61,7 +61,8 @@ LABELS = {
                       "fa": "بیشترین خطا نسبت به کل دسته"},
     "sent_first_rank": {"en": "Sent by the first rank", "ca": "Enviat pel primer rang",
                         "fa": "ارسالی رنک اول"},
-    "sent_ratio": {"en": "Sent ÷ gradient", "ca": "Enviat ÷ gradient", "fa": "ارسالی ÷ گرادیان"},
+    "sent_ratio": {"en": "Sent ÷ gradient", "ca": "Enviat ÷ gradient",
+                   "fa": "نسبت ارسالی به گرادیان"},
     "replicas_agree": {"en": "Every replica holds the same gradient",
                        "ca": "Totes les rèpliques tenen el mateix gradient",
                        "fa": "همهٔ نسخه‌ها گرادیان یکسانی دارند"},
@@ -97,7 +98,7 @@ LABELS = {
                "fa": "توکن‌های هر ریزدسته"},
     "comm_micro_batch": {"en": "Sent per GPU and micro-batch (one sequence)",
                          "ca": "Enviat per GPU i microlot (una seqüència)",
-                         "fa": "ارسالی هر GPU در هر ریزدسته (یک دنباله)"},
+                         "fa": "ارسالی هر GPU در هر ریزدسته، با یک دنباله"},
     # pipeline
     "gpipe": {"en": "GPipe", "ca": "GPipe", "fa": "GPipe"},
     "1f1b": {"en": "1F1B", "ca": "1F1B", "fa": "1F1B"},

@@ -106,7 +106,7 @@ _REMEDIES = {
               "fast restarts",
         "ca": "punts de control asíncrons a l'interval de Young, detecció automàtica de nodes "
               "defectuosos, reinicis ràpids",
-        "fa": "چک‌پوینت ناهمگام با بازهٔ یانگ، شناسایی خودکار گره‌های معیوب، راه‌اندازی "
+        "fa": "چک‌پوینت ناهمگام با بازهٔ Young، شناسایی خودکار گره‌های معیوب، راه‌اندازی "
               "دوبارهٔ سریع"},
 }
 _LABELS = {

@@ -262,9 +262,11 @@ def cp_table(locale: str) -> str:
                   _bytes(formula, locale), format_number(contiguous, locale, digits=2),
                   format_number(zigzag, locale, digits=2))
                  for cp, diff, sent, formula, contiguous, zigzag in _cp_runs())
+    sep = "، " if locale == "fa" else ": "  # Persian: «نسبت بار …، تقسیم پیوسته»
     headers = (_t("cp_degree", locale), _t("max_error", locale), _t("sent_sim", locale),
-               _t("sent_formula", locale), f"{_t('busiest', locale)}: {_t('contiguous', locale)}",
-               f"{_t('busiest', locale)}: {_t('zigzag', locale)}")
+               _t("sent_formula", locale),
+               f"{_t('busiest', locale)}{sep}{_t('contiguous', locale)}",
+               f"{_t('busiest', locale)}{sep}{_t('zigzag', locale)}")
     return markdown_table(Table(headers, rows, (True,) * 6), locale)
 
 
