@@ -481,7 +481,7 @@ CLAIMS.update({
             "siguin precises."
         ),
         "why": (
-            "El 32 d'FP32 compta bits: el format en té "
+            "La xifra d'FP32 compta bits: el format en té "
             "{{ claim.fa_master_weight_bytes.bits }}, de manera que un pes mestre ocupa "
             "{{ claim.fa_master_weight_bytes.computed }}, que és el que compten les taules de "
             "memòria de la mateixa lliçó. Una confusió de bits amb bytes."
@@ -546,11 +546,11 @@ CLAIMS.update({
         "source": "construïm-ho, primer pas",
         "statement": (
             "En l'all-reduce en anell d'NCCL sobre {{ claim.fa_ring_steps.gpus }} GPU, cada "
-            "GPU té la mitjana completa al cap de N − 1 passos "
+            "GPU té la mitjana completa al cap de N menys un passos "
             "({{ claim.fa_ring_steps.stated }})."
         ),
         "why": (
-            "Al cap de N − 1 passos ({{ claim.fa_ring_steps.reduce_scatter }}), cada GPU "
+            "Al cap de N menys un passos ({{ claim.fa_ring_steps.reduce_scatter }}), cada GPU "
             "només té el seu propi tros sumat del tot: és la meitat del reduce-scatter. "
             "Després, la meitat de l'all-gather fa circular els trossos acabats per l'anell "
             "en tants passos més, {{ claim.fa_ring_steps.computed }} en total, tal com els "

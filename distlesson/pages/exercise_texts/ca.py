@@ -349,14 +349,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "comm-busbw.answer": (
             "En un all-reduce, busbw = algbw × `2 (n − 1) / n`, la fracció de l'array que "
             "envia cada GPU en un anell: {{ comm.bus_factor }} amb {{ ex.comm_ex_ranks }} "
-            "GPU, és a dir **{{ ex.comm_busbw }}**, el {{ comm.gib_share }} dels "
+            "GPU, és a dir, **{{ ex.comm_busbw }}**, el {{ comm.gib_share }} dels "
             "{{ comm.nvlink }} d'NVLink en cada sentit. L'amplada de bus és la que es compara "
             "amb l'enllaç: no canvia amb el nombre de GPU."),
     },
     "comm-crossover": {
         "title": "On la latència deixa de comptar",
         "question": (
-            "Sobre NVLink el model compta α = {{ ex.comm_ex_alpha }} per pas d'un anell i "
+            "Sobre NVLink, el model compta α = {{ ex.comm_ex_alpha }} per pas d'un anell i "
             "mou bytes a β = {{ ex.comm_ex_beta }}. Un all-reduce en anell entre n = "
             "{{ ex.comm_ex_ranks }} GPU fa `2 (n − 1)` passos i cada GPU envia "
             "`2 (n − 1) / n` de l'array."),
