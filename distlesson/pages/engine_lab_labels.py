@@ -257,7 +257,7 @@ NOTES = {
     "ddp.payload": {
         "en": "the toy model fits in DDP's first bucket: one bucket, all-reduced once per "
               "synchronised backward.",
-        "ca": "el model de joguina cap sencer en el primer paquet de DDP: un sol paquet, amb un "
+        "ca": "el model de joguina cap sencer en el primer cubell de DDP: un sol cubell, amb un "
               "all-reduce per cada backward sincronitzat.",
         "fa": "مدل کوچک در نخستین باکت DDP جا می‌شود: یک باکت، که در هر گذر رو به عقبِ "
               "همگام‌شده یک بار all-reduce می‌شود."},
