@@ -50,7 +50,7 @@
 # compten els *estats del model* (pesos, gradients, còpia mestra i estats de l'optimitzador):
 # les activacions s'hi afegeixen i són el tema d'un altre capítol.
 #
-# La primera cel·la fixa la llengua en què s'imprimeixen els números: `en`, `ca` o `fa`.
+# La primera cel·la fixa la llengua en què s'imprimeixen les xifres: `en`, `ca` o `fa`.
 
 # %% [markdown] lang="fa"
 # # آزمایشگاه: ماشین‌حساب حافظه

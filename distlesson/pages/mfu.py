@@ -74,7 +74,7 @@ _REMEDIES = {
     "useful": {"en": "—", "ca": "—", "fa": "—"},
     "below_peak": {
         "en": "fused kernels, FlashAttention, matrix shapes that fill the tensor cores",
-        "ca": "kernels fusionats, FlashAttention, matrius amb formes que omplin els "
+        "ca": "kernels fusionats, FlashAttention, matrius amb dimensions que omplin els "
               "tensor cores",
         "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تنسوری "
               "را پر کند"},

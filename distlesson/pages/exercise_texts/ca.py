@@ -288,7 +288,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "La vostra traça pot ordenar-los d'una altra manera. Com es veu cadascun i què el "
             "redueix:\n\n"
             "- **Kernels per sota del pic.** Compareu els FLOP/s de cada kernel gran amb la "
-            "fitxa tècnica: matrius petites o de formes estranyes, atenció sense "
+            "fitxa tècnica: matrius petites o de dimensions estranyes, atenció sense "
             "FlashAttention, kernels element a element sense fusionar.\n"
             "- **Recàlcul.** El recàlcul complet torna a executar el forward de cada capa, "
             "una feina que l'MFU no compta: recalculeu de manera selectiva, o només tantes "
