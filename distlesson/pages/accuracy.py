@@ -38,7 +38,7 @@ _SOURCES = {"llama3": "llama3", "korthikanti": "korthikanti", "narayanan": "nara
 
 _LABELS = {
     "run": {"en": "Run", "ca": "Execució", "fa": "اجرا"},
-    "layout": {"en": "Layout", "ca": "Disposició", "fa": "چیدمان"},
+    "layout": {"en": "Layout", "ca": "Configuració", "fa": "چیدمان"},
     "metric": {"en": "Metric", "ca": "Mètrica", "fa": "سنجه"},
     "measured": {"en": "Measured", "ca": "Mesurat", "fa": "اندازه‌گیری‌شده"},
     "model": {"en": "Model", "ca": "Model", "fa": "مدل"},

@@ -34,7 +34,7 @@ LABELS = {
     "tier_nvme": {"en": "NVMe (ZeRO-Infinity)", "ca": "NVMe (ZeRO-Infinity)",
                   "fa": "NVMe (ZeRO-Infinity)"},
     "gpus": {"en": "GPUs (whole nodes)", "ca": "GPU (nodes sencers)", "fa": "GPUها (گره کامل)"},
-    "layout": {"en": "Layout", "ca": "Disposició", "fa": "چیدمان"},
+    "layout": {"en": "Layout", "ca": "Configuració", "fa": "چیدمان"},
     "on_gpu": {"en": "States per GPU", "ca": "Estats per GPU", "fa": "حالت‌ها در هر GPU"},
     "cpu_node": {"en": "CPU RAM needed per node", "ca": "RAM de CPU necessària per node",
                  "fa": "RAM لازم پردازنده در هر گره"},
