@@ -92,7 +92,8 @@ def _model_name(display_name: str, locale: str) -> str:
 def _run_name(p: Prediction, locale: str) -> str:
     """Model, GPUs (the page's digits), and the paper, on two lines."""
     run = p.run
-    name = ltr(f"{_model_name(run.model.display_name, locale)}, {format_number(run.num_gpus, locale)} × "
+    model = _model_name(run.model.display_name, locale)
+    name = ltr(f"{model}, {format_number(run.num_gpus, locale)} × "
                 f"{run.gpu.split('-')[0].upper()}", locale)
     if run.cp > 1:
         name += "، " if locale == "fa" else ", "

@@ -3,7 +3,8 @@
 Material translates most of its interface from ``theme.language`` (set per language by the
 i18n plugin), and mkdocs.yml's per-language ``copyright``, ``site_description`` and palette
 names do the rest (except Material's Catalan code-copy tooltip, «Còpia», a noun, replaced
-here by the imperative «Copia»). Three strings come from elsewhere and stay English unless replaced here:
+here by the imperative «Copia»). Three strings come from elsewhere and stay English unless
+replaced here:
 Python-Markdown's "Permanent link" (``toc.permalink_title``, one setting for all languages)
 and mkdocs-jupyter's "Copy to Clipboard" / "Copied!" on the labs' code cells.
 

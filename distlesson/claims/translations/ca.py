@@ -494,7 +494,8 @@ CLAIMS.update({
             "capítol en compta els quatre arrays de nombres de vuit bytes."
         ),
         "why": (
-            "El capítol compta el seu propi model de dues maneres diferents. La secció sobre el recàlcul "
+            "El capítol compta el seu propi model de dues maneres diferents. La secció sobre "
+            "el recàlcul "
             "d'activacions diu {{ claim.ca_model_size.section_three }}, i la biblioteca, "
             "comptant el mateix descodificador amb els {{ claim.ca_model_size.blocks }} blocs "
             "que fa servir aquella secció, en troba {{ claim.ca_model_size.computed }}. La "

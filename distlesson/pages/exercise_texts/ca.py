@@ -238,7 +238,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "els pesos i els gradients en bf16 repartits entre les GPU?"),
         "offload-nvme-gpus.answer": (
             "**{{ ex.offload_nvme_gpus }}**: els estats hi caben, en els {{ ex.off_node_nvme }} "
-            "d'un sol servidor, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre les seves "
+            "d'un sol servidor, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre "
+            "les seves "
             "GPU."),
         "offload-verdict": (
             "La lliçó persa diu que la descàrrega permet entrenar un model així amb menys de "
