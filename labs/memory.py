@@ -50,7 +50,7 @@
 # compten els *estats del model* (pesos, gradients, còpia mestra i estats de l'optimitzador):
 # les activacions s'hi afegeixen i són el tema d'un altre capítol.
 #
-# La primera cel·la fixa la llengua en què s'imprimeixen els números: `en`, `ca` o `fa`.
+# La primera cel·la fixa la llengua en què s'imprimeixen les xifres: `en`, `ca` o `fa`.
 
 # %% [markdown] lang="fa"
 # # آزمایشگاه: ماشین‌حساب حافظه
@@ -122,7 +122,7 @@ def table(headers, rows, numeric):
 #
 # La mida d'un format es dedueix dels seus bits: un signe, un exponent i una mantissa. numpy
 # coneix fp32; bf16 ve de `ml_dtypes`, el paquet que JAX fa servir per a aquest format. La
-# biblioteca dedueix les mateixes mides a partir de les disposicions de bits que té desades,
+# biblioteca dedueix les mateixes mides a partir de les estructures de bits que té desades,
 # de manera que les dues fonts són independents.
 
 # %% [markdown] lang="fa"

@@ -30,11 +30,11 @@
 #
 # El paral·lelisme de tensors reparteix cada matriu de pesos d'una capa entre diverses GPU, de
 # manera que cap GPU no guarda ni multiplica cap matriu sencera. Fet de manera ingènua,
-# necessita comunicació després de cada producte de matrius. La disposició de Megatron-LM en
+# necessita comunicació després de cada producte de matrius. La configuració de Megatron-LM en
 # té prou amb un sol all-reduce per a tot un MLP: es parteixen les primeres matrius per
 # columnes i l'última per files, i tot el que queda entremig es calcula localment.
 #
-# En aquest laboratori construireu aquesta disposició en numpy per a l'MLP SwiGLU de Llama 3,
+# En aquest laboratori construireu aquesta configuració en numpy per a l'MLP SwiGLU de Llama 3,
 # comprovareu que calcula exactament el mateix que un sol dispositiu, veureu per què l'ordre
 # contrari no funcionaria i comptareu què envia. Cada pas acaba amb un `assert` que el
 # contrasta amb la biblioteca `distlesson`; el lloc web executa aquest quadern cada vegada
@@ -320,7 +320,7 @@ table([t("check"), t("max_error")],
 #
 # ## Contrastat amb la biblioteca
 #
-# La funció `megatron_mlp` de la biblioteca executa la mateixa disposició: cada rang aplica
+# La funció `megatron_mlp` de la biblioteca executa la mateixa configuració: cada rang aplica
 # l'MLP d'un sol dispositiu al seu fragment dels pesos (un fragment d'un MLP és un MLP més
 # petit), i després es fa un all-reduce. Compareu-ne les sortides, el nombre d'all-reduces i
 # els bytes amb els vostres. Després, el backward: pel mateix argument, cada rang deriva el

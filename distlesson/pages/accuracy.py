@@ -7,6 +7,7 @@ Every number is :mod:`distlesson.efficiency.accuracy`'s: the prediction of each 
 from __future__ import annotations
 
 import functools
+import re
 
 from distlesson.catalog import references
 from distlesson.catalog.achieved import GEMM_EFFICIENCY, LINK_MEASUREMENT, get_kernel_spec
@@ -38,7 +39,7 @@ _SOURCES = {"llama3": "llama3", "korthikanti": "korthikanti", "narayanan": "nara
 
 _LABELS = {
     "run": {"en": "Run", "ca": "Execució", "fa": "اجرا"},
-    "layout": {"en": "Layout", "ca": "Disposició", "fa": "چیدمان"},
+    "layout": {"en": "Layout", "ca": "Configuració", "fa": "چیدمان"},
     "metric": {"en": "Metric", "ca": "Mètrica", "fa": "سنجه"},
     "measured": {"en": "Measured", "ca": "Mesurat", "fa": "اندازه‌گیری‌شده"},
     "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
@@ -78,11 +79,23 @@ def _error(p: Prediction, locale: str) -> str:
     return _t("fitted", locale).format(error=text) if p.calibrates else text
 
 
+def _model_name(display_name: str, locale: str) -> str:
+    """«GPT 1.7B» with its size in Catalan number format (GPT 1,7B; GPT 1.008B). English
+    keeps the papers' spelling; Persian keeps model names in Latin digits (Llama 3 405B)."""
+    match = re.fullmatch(r"(GPT )(\d+(?:\.\d+)?)B", display_name)
+    if match is None or locale != "ca":
+        return display_name
+    size = float(match.group(2))
+    digits = 0 if size.is_integer() else 1
+    return f"{match.group(1)}{format_number(size, locale, digits=digits)}B"
+
+
 def _run_name(p: Prediction, locale: str) -> str:
     """Model, GPUs (the page's digits), and the paper, on two lines."""
     run = p.run
     comma = "،" if locale == "fa" else ","
-    name = ltr(f"{run.model.display_name}{comma} {format_number(run.num_gpus, locale)} × "
+    model = _model_name(run.model.display_name, locale)
+    name = ltr(f"{model}{comma} {format_number(run.num_gpus, locale)} × "
                 f"{run.gpu.split('-')[0].upper()}", locale)
     if run.cp > 1:
         name += "، " if locale == "fa" else ", "

@@ -80,9 +80,9 @@ LABELS: dict[str, dict[str, str]] = {
     # the dimensions table
     "dimension": {"en": "Dimension", "ca": "Dimensió", "fa": "بُعد"},
     "degree": {"en": "Degree", "ca": "Grau", "fa": "درجه"},
-    "link": {"en": "Group on", "ca": "Grup sobre", "fa": "بستر ارتباطی گروه"},
+    "link": {"en": "Group on", "ca": "Enllaç del grup", "fa": "بستر ارتباطی گروه"},
     "unhidden": {"en": "Without overlap", "ca": "Sense solapament", "fa": "بدون هم‌پوشانی"},
-    "exposed": {"en": "Exposed", "ca": "Exposat", "fa": "پنهان‌نشده"},
+    "exposed": {"en": "Exposed", "ca": "No amagat", "fa": "پنهان‌نشده"},
     "share": {"en": "Share of the step", "ca": "Part del pas", "fa": "سهم از گام"},
     "dim_dp": {"en": "data (dp)", "ca": "dades (dp)", "fa": "داده (dp)"},
     "dim_tp": {"en": "tensor (tp)", "ca": "tensors (tp)", "fa": "تنسور (tp)"},

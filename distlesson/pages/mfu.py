@@ -67,12 +67,12 @@ _TERMS = {
     "below_peak": {"en": "Kernels below peak", "ca": "Kernels per sota del pic",
                    "fa": "کرنل‌های کمتر از اوج"},
     "recompute": {"en": "Recomputed forward (checkpointing)",
-                  "ca": "Forward recalculat (recàlcul)",
+                  "ca": "Forward recalculat",
                   "fa": "تکرار گذر رو به جلو (بازمحاسبه)"},
     "bubble": {"en": "Pipeline bubble", "ca": "Bombolla del pipeline", "fa": "حباب خط لوله"},
     "exposed_comm": {"en": "Exposed communication", "ca": "Comunicació no amagada",
                      "fa": "ارتباط پنهان‌نشده"},
-    "data": {"en": "Waiting for data", "ca": "Esperant dades", "fa": "انتظار برای داده"},
+    "data": {"en": "Waiting for data", "ca": "Espera de dades", "fa": "انتظار برای داده"},
     "failures": {"en": "Failures and restarts", "ca": "Fallades i reinicis",
                  "fa": "خرابی‌ها و راه‌اندازی دوباره"},
 }
@@ -80,7 +80,7 @@ _REMEDIES = {
     "useful": {"en": "—", "ca": "—", "fa": "—"},
     "below_peak": {
         "en": "fused kernels, FlashAttention, matrix shapes that fill the tensor cores",
-        "ca": "kernels fusionats, FlashAttention, matrius amb formes que omplin els "
+        "ca": "kernels fusionats, FlashAttention, matrius amb dimensions que omplin els "
               "tensor cores",
         "fa": "کرنل‌های ادغام‌شده، FlashAttention، ابعادی از ماتریس که هسته‌های تنسوری "
               "را پر کند"},

@@ -52,7 +52,8 @@ _INPUTS = ("efficiency", "microbatches", "schedule", "recompute")
 _WORDS = {
     "widget": {"en": "Step time and MFU", "ca": "Temps del pas i MFU",
                "fa": "زمان گام و MFU"},
-    "efficiency": {"en": "Large matmuls' share of peak", "ca": "Fracció del pic (matmuls grans)",
+    "efficiency": {"en": "Large matmuls' share of peak",
+                   "ca": "Fracció del pic (productes de matrius grans)",
                    "fa": "سهم ضرب‌های ماتریسی بزرگ از اوج"},
     "microbatches": {"en": "Micro-batches per pipeline", "ca": "Microlots per pipeline",
                      "fa": "ریزدسته‌ها در هر خط لوله"},

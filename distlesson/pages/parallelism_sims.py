@@ -157,6 +157,11 @@ def _accumulation_runs() -> tuple[tuple[int, tuple[int, int], tuple[int, int], f
     return tuple(rows)
 
 
+def _grouped(group: str, label: str, locale: str) -> str:
+    # Catalan names the column, then qualifies it: «All-reduces (un per micropas)».
+    return f"{label} ({group})" if locale == "ca" else group_header(group, label, locale)
+
+
 def accumulation_table(locale: str) -> str:
     """Gradient accumulation: the same gradient with k times fewer all-reduces."""
     rows = tuple((format_number(k, locale), format_number(naive[0], locale),
@@ -165,7 +170,7 @@ def accumulation_table(locale: str) -> str:
                  for k, naive, lean, diff in _accumulation_runs())
     every, once = _t("every_micro", locale), _t("accumulated", locale)
     headers = (_t("micro_steps", locale),
-               *(group_header(group, _t(label, locale), locale)
+               *(_grouped(group, _t(label, locale), locale)
                  for group in (every, once) for label in ("all_reduces", "sent_rank")),
                _t("same_gradient", locale))
     return markdown_table(Table(headers, rows, (True,) * 6), locale)

@@ -67,7 +67,7 @@ _NAMES = {
     "1f1b": {"en": "1F1B", "ca": "1F1B", "fa": "1F1B"},
     "interleaved": {"en": "interleaved 1F1B", "ca": "1F1B intercalat",
                     "fa": "1F1B درهم‌تنیده"},
-    "zb-h1": {"en": "zero bubble (ZB-H1)", "ca": "bombolla zero (ZB-H1)",
+    "zb-h1": {"en": "zero bubble (ZB-H1)", "ca": "Bombolla zero (ZB-H1)",
               "fa": "بی‌حباب (ZB-H1)"},
 }
 _TITLE = {"en": "{name}: {p} stages, {m} microbatches",

@@ -174,7 +174,7 @@ def figures() -> list[Figure]:
         best = found.configs[0]
         result += [
             Figure(f"plan.{name}_gpus", case.gpus),
-            Figure(f"plan.{name}_tokens", case.tokens_per_step, "M params", digits=1),
+            Figure(f"plan.{name}_tokens", case.tokens_per_step),
             Figure(f"plan.{name}_fitting", len(found.configs)),
             Figure(f"plan.{name}_rejected", sum(found.rejected.values())),
             *(Figure(f"plan.{name}_best_{d}", getattr(best, d)) for d in ("dp", "tp", "pp",

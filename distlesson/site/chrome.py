@@ -2,7 +2,9 @@
 
 Material translates most of its interface from ``theme.language`` (set per language by the
 i18n plugin), and mkdocs.yml's per-language ``copyright``, ``site_description`` and palette
-names do the rest. Three strings come from elsewhere and stay English unless replaced here:
+names do the rest (except Material's Catalan code-copy tooltip, «Còpia», a noun, replaced
+here by the imperative «Copia»). Three strings come from elsewhere and stay English unless
+replaced here:
 Python-Markdown's "Permanent link" (``toc.permalink_title``, one setting for all languages)
 and mkdocs-jupyter's "Copy to Clipboard" / "Copied!" on the labs' code cells.
 
@@ -30,6 +32,11 @@ CHROME: dict[str, dict[str, str]] = {
         'aria-label="Copy to Clipboard"': 'aria-label="Copia al porta-retalls"',
         '<span class="notice" hidden="">Copied!</span>':
             '<span class="notice" hidden="">Copiat!</span>',
+        # Material's Catalan tooltip on the code-copy button is the noun «Còpia»; a button
+        # takes the imperative. The page's config JSON escapes the «ò» (Jinja's tojson).
+        '"clipboard.copy": "C\\u00f2pia al porta-retalls"':
+            '"clipboard.copy": "Copia al porta-retalls"',
+        '"clipboard.copy": "Còpia al porta-retalls"': '"clipboard.copy": "Copia al porta-retalls"',
     },
     "fa": {
         'title="Permanent link"': 'title="پیوند ثابت"',

@@ -259,6 +259,11 @@ class DistlessonPlugin(BasePlugin):
             html = html_text.keep_compounds_whole(html)
         return html
 
+    def on_post_page(self, output, page, config):
+        # The theme's own strings (the code-copy tooltip in the page's config JSON) are
+        # outside the page content that on_page_content sees.
+        return chrome.localise_chrome(output, page_locale(page.file.src_uri))
+
     def on_post_template(self, output_content, template_name, config):
         if template_name == "404.html":  # kept per language: the next build overwrites it
             self._pages_404[_current_language(config)] = output_content

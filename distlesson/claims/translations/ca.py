@@ -150,8 +150,8 @@ CLAIMS: dict[str, dict[str, str]] = {
             "FSDP reparteix els estats a parts iguals, de manera que el mínim és el total dels "
             "estats dividit per la memòria d'una GPU, arrodonint cap amunt: "
             "{{ claim.fa_fsdp_gpus.computed }} amb la convenció de la font, "
-            "{{ claim.fa_fsdp_gpus.with_master }} amb la còpia mestra en fp32. La font té raó "
-            "que amb {{ claim.fa_fsdp_gpus.source_dp }} GPU no n'hi ha prou "
+            "{{ claim.fa_fsdp_gpus.with_master }} amb la còpia mestra en fp32. La font té raó: "
+            "amb {{ claim.fa_fsdp_gpus.source_dp }} GPU no n'hi ha prou "
             "({{ claim.fa_fsdp_gpus.per_gpu_at_source_dp }} per GPU); la seva xifra és la "
             "potència de dos següent, una elecció habitual del grau de paral·lelisme de "
             "dades, no el mínim."
@@ -481,7 +481,7 @@ CLAIMS.update({
             "siguin precises."
         ),
         "why": (
-            "El número de FP32 compta bits: el format en té "
+            "La xifra d'FP32 compta bits: el format en té "
             "{{ claim.fa_master_weight_bytes.bits }}, de manera que un pes mestre ocupa "
             "{{ claim.fa_master_weight_bytes.computed }}, que és el que compten les taules de "
             "memòria de la mateixa lliçó. Una confusió de bits amb bytes."
@@ -494,7 +494,8 @@ CLAIMS.update({
             "capítol en compta els quatre arrays de nombres de vuit bytes."
         ),
         "why": (
-            "El capítol compta dues vegades el seu propi model. La secció sobre el recàlcul "
+            "El capítol compta el seu propi model de dues maneres diferents. La secció sobre "
+            "el recàlcul "
             "d'activacions diu {{ claim.ca_model_size.section_three }}, i la biblioteca, "
             "comptant el mateix descodificador amb els {{ claim.ca_model_size.blocks }} blocs "
             "que fa servir aquella secció, en troba {{ claim.ca_model_size.computed }}. La "
@@ -546,11 +547,11 @@ CLAIMS.update({
         "source": "construïm-ho, primer pas",
         "statement": (
             "En l'all-reduce en anell d'NCCL sobre {{ claim.fa_ring_steps.gpus }} GPU, cada "
-            "GPU té la mitjana completa al cap de N menys un passos, "
-            "{{ claim.fa_ring_steps.stated }}."
+            "GPU té la mitjana completa al cap de N menys un passos "
+            "({{ claim.fa_ring_steps.stated }})."
         ),
         "why": (
-            "Al cap de N menys un passos, {{ claim.fa_ring_steps.reduce_scatter }}, cada GPU "
+            "Al cap de N menys un passos ({{ claim.fa_ring_steps.reduce_scatter }}), cada GPU "
             "només té el seu propi tros sumat del tot: és la meitat del reduce-scatter. "
             "Després, la meitat de l'all-gather fa circular els trossos acabats per l'anell "
             "en tants passos més, {{ claim.fa_ring_steps.computed }} en total, tal com els "
@@ -628,7 +629,7 @@ CLAIMS.update({
         ),
         "why": (
             "La figura compta els estats amb un nombre rodó de "
-            "{{ claim.ca_widget_memory.params }} paràmetres i l'entrada de cada capa per als "
+            "{{ claim.ca_widget_memory.params }} de paràmetres i l'entrada de cada capa per als "
             "microlots en curs: en surt {{ claim.ca_widget_memory.nominal }}, la seva xifra. "
             "La biblioteca compta {{ claim.ca_widget_memory.computed }} per a la GPU més "
             "carregada: el nombre exacte de paràmetres de Llama 3 70B amb l'embedding a la "
@@ -662,7 +663,7 @@ CLAIMS.update({
             "els dos all-reduces del forward: "
             "{{ claim.ca_widget_tp_traffic.all_reduces }} per capa i per microlot, no els "
             "{{ claim.ca_widget_tp_traffic.widget_all_reduces }} que compta la figura. La "
-            "biblioteca en compta {{ claim.ca_widget_tp_traffic.computed }}; sense repetir la "
+            "biblioteca en compta {{ claim.ca_widget_tp_traffic.computed }}; sense repetir el "
             "forward serien {{ claim.ca_widget_tp_traffic.four }}, la xifra de la "
             "figura, que contradiu la seva pròpia memòria."
         ),
@@ -779,7 +780,7 @@ for _stage, _id in ((2, "ca_table_zero_two_traffic"), (3, "ca_table_zero_three_t
 
 # The Persian lesson's memory calculator, row by row of the table its demo prints.
 _CALC_MODELS = {
-    "": "la forma que la mateixa lliçó dona a aquest model",
+    "": "les dimensions que la mateixa lliçó dona a aquest model",
     "llama3-70b": "Llama 3 70B",
     "llama3-405b": "Llama 3 405B",
 }
@@ -816,12 +817,12 @@ for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
               f"En una sola GPU, la calculadora de memòria de la lliçó dona "
               f"{{{{ claim.{_id}.stated }}}}")
     CLAIMS[_id] = {
-        "source": "fes-ho servir (la taula de memòria de la demostració)",
+        "source": "ús de la calculadora (la taula de memòria de la demostració)",
         "statement": f"{_where} per a un model de {{{{ claim.{_id}.params }}}} de paràmetres.",
         "why": (
             "Els estats del model de la calculadora coincideixen amb els de la biblioteca amb "
             f"la convenció de la lliçó: {{{{ claim.{_id}.states }}}} per GPU. Les "
-            "activacions, quan no se li dona la forma del model, són la meitat dels bytes "
+            "activacions, quan no se li donen les dimensions del model, són la meitat dels bytes "
             f"dels pesos, {{{{ claim.{_id}.listing_activations }}}}, sigui quina sigui la "
             "seqüència i entre quantes GPU es reparteixi el model. Per a "
             f"{_CALC_MODELS[_model]} amb els {{{{ claim.{_id}.seq }}}} tokens de la "

@@ -51,7 +51,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "accumulation": {
         "title": "Acumulació de gradients: menys all-reduces, el mateix gradient",
         "question": (
-            "{{ ex.acc_dp }} GPU en paral·lelisme de dades entrenen un model de "
+            "Un grup de {{ ex.acc_dp }} GPU en paral·lelisme de dades entrena un model de "
             "{{ ex.acc_params }} de paràmetres amb els gradients en bf16 "
             "({{ ex.acc_buffer }} per GPU). Cada pas de l'optimitzador processa "
             "{{ ex.acc_k }} microlots per GPU, i els gradients se sumen amb un all-reduce en "
@@ -60,8 +60,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Si es fa un all-reduce després de cada microlot, quants GB envia cada GPU per "
             "pas de l'optimitzador?"),
         "accumulation-every.answer": (
-            "Un all-reduce envia {{ ex.accumulation_once }} per GPU; un després de cadascun "
-            "dels {{ ex.acc_k }} microlots en fan **{{ ex.accumulation_every }}**."),
+            "Un all-reduce envia {{ ex.accumulation_once }} per GPU; si se'n fa un després de "
+            "cadascun dels {{ ex.acc_k }} microlots, en sumen **{{ ex.accumulation_every }}**."),
         "accumulation-once": (
             "Si s'acumulen els gradients localment i es fa un sol all-reduce per pas, quants "
             "GB envia cada GPU?"),
@@ -80,8 +80,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "La suma només és correcta si és el gradient de la pèrdua que es vol. Si la "
             "pèrdua de cada microlot és una mitjana sobre els seus propis tokens i els "
             "microlots tenen nombres de tokens diferents, la mitjana de les mitjanes no és la "
-            "mitjana sobre tots els tokens: suma les pèrdues per token i divideix pel total "
-            "de tokens del pas, o pondera cada microlot pels seus tokens. Les capes que fan "
+            "mitjana sobre tots els tokens: cal sumar les pèrdues per token i dividir pel total "
+            "de tokens del pas, o ponderar cada microlot pels seus tokens. Les capes que fan "
             "servir estadístiques del lot, com BatchNorm, veuen cada microlot per separat, "
             "així que acumular no equival a un lot gran (els transformers fan servir "
             "LayerNorm o RMSNorm, que no en fan servir).\n\n"
@@ -223,7 +223,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "El gradient en bf16, la còpia mestra i els dos moments, "
             "{{ ex.off_bytes_per_param }} bytes per paràmetre: **{{ ex.offload_bytes }}**. "
             "Cada GPU només guarda els seus pesos en bf16; els gradients que produeix durant "
-            "el backward marxen cap a la CPU paquet a paquet."),
+            "el backward marxen cap a la CPU cubell a cubell."),
         "offload-cpu-gpus": (
             "Si es descarreguen a la memòria de la CPU, quantes GPU necessita com a mínim "
             "l'entrenament?"),
@@ -237,8 +237,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "I si la còpia mestra i els moments es descarreguen a NVMe (ZeRO-Infinity), amb "
             "els pesos i els gradients en bf16 repartits entre les GPU?"),
         "offload-nvme-gpus.answer": (
-            "**{{ ex.offload_nvme_gpus }}**: els {{ ex.off_node_nvme }} d'un sol servidor els "
-            "hi caben, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre les seves "
+            "**{{ ex.offload_nvme_gpus }}**: els estats hi caben, en els {{ ex.off_node_nvme }} "
+            "d'un sol servidor, i ZeRO-3 reparteix els pesos i els gradients en bf16 entre "
+            "les seves "
             "GPU."),
         "offload-verdict": (
             "La lliçó persa diu que la descàrrega permet entrenar un model així amb menys de "
@@ -274,7 +275,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "mfu-low": "Escriviu els vostres tres sospitosos i després compareu-los amb la resposta "
                    "model.",
         "mfu-low.answer": (
-            "Mesureu abans d'endevinar: feu el perfil d'uns quants passos (amb el profiler de "
+            "Mesureu abans d'endevinar: feu el perfil d'uns quants passos (amb el perfilador de "
             "PyTorch o Nsight Systems) i desglosseu el pas en els termes de la descomposició "
             "del curs ([Eficiència: MFU](mfu.md)): càlcul útil, kernels per sota del pic, "
             "recàlcul, bombolla del pipeline, comunicació no amagada, espera de dades i "
@@ -285,10 +286,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "- **{{ ex.mfu_loss_2 }}**: el {{ ex.mfu_loss_2_share }}\n"
             "- **{{ ex.mfu_loss_3 }}**: el {{ ex.mfu_loss_3_share }}\n"
             "- **{{ ex.mfu_loss_4 }}**: el {{ ex.mfu_loss_4_share }}\n\n"
-            "La vostra traça pot ordenar-los d'una altra manera. Com es veu cadascuna i què la "
+            "La vostra traça pot ordenar-los d'una altra manera. Com es veu cadascun i què el "
             "redueix:\n\n"
             "- **Kernels per sota del pic.** Compareu els FLOP/s de cada kernel gran amb la "
-            "fitxa tècnica: matrius petites o de formes estranyes, atenció sense "
+            "fitxa tècnica: matrius petites o de dimensions estranyes, atenció sense "
             "FlashAttention, kernels element a element sense fusionar.\n"
             "- **Recàlcul.** El recàlcul complet torna a executar el forward de cada capa, "
             "una feina que l'MFU no compta: recalculeu de manera selectiva, o només tantes "
@@ -298,7 +299,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "etapa; afegiu microlots o intercaleu.\n"
             "- **Comunicació no amagada.** Busqueu a la traça operacions col·lectives que no se "
             "solapen amb cap càlcul: paral·lelisme de tensors que travessa servidors, "
-            "all-gathers de ZeRO-3 entre servidors, paquets de gradients massa petits per "
+            "all-gathers de ZeRO-3 entre servidors, cubells de gradients massa petits per "
             "solapar-se amb el backward.\n"
             "- **Espera de dades i fallades.** Els buits abans del primer kernel d'un pas "
             "apunten al carregador de dades; els reinicis i els punts de control costen un temps "
@@ -349,14 +350,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "comm-busbw.answer": (
             "En un all-reduce, busbw = algbw × `2 (n − 1) / n`, la fracció de l'array que "
             "envia cada GPU en un anell: {{ comm.bus_factor }} amb {{ ex.comm_ex_ranks }} "
-            "GPU, és a dir **{{ ex.comm_busbw }}**, el {{ comm.gib_share }} dels "
+            "GPU, és a dir, **{{ ex.comm_busbw }}**, el {{ comm.gib_share }} dels "
             "{{ comm.nvlink }} d'NVLink en cada sentit. L'amplada de bus és la que es compara "
             "amb l'enllaç: no canvia amb el nombre de GPU."),
     },
     "comm-crossover": {
         "title": "On la latència deixa de comptar",
         "question": (
-            "Sobre NVLink el model compta α = {{ ex.comm_ex_alpha }} per pas d'un anell i "
+            "Sobre NVLink, el model compta α = {{ ex.comm_ex_alpha }} per pas d'un anell i "
             "mou bytes a β = {{ ex.comm_ex_beta }}. Un all-reduce en anell entre n = "
             "{{ ex.comm_ex_ranks }} GPU fa `2 (n − 1)` passos i cada GPU envia "
             "`2 (n − 1) / n` de l'array."),
