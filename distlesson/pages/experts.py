@@ -42,7 +42,12 @@ from distlesson.parallel.expert_layout import (
     all_to_all_times,
     expert_memory,
 )
-from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.numbers import (
+    format_number,
+    format_percent,
+    format_quantity,
+    list_comma,
+)
 from distlesson.render.svg import OKABE_ITO, STYLE, WIDTH_INCHES, legend_above, to_svg
 from distlesson.render.tables import Table, ltr, markdown_table
 
@@ -77,7 +82,7 @@ def params_table(locale: str) -> str:
     columns = []
     for m in MOE_MODELS.values():
         attention = w("mla" if isinstance(m.attention, LatentAttention) else "gqa")
-        top_k = (f"{format_number(m.routed_experts, locale)}, "
+        top_k = (f"{format_number(m.routed_experts, locale)}{list_comma(locale)}"
                  f"top-{format_number(m.experts_per_token, locale)}")
         columns.append((
             attention,
