@@ -13,7 +13,7 @@ LABELS: dict[str, dict[str, str]] = {
     "shared": {"en": "Shared experts", "ca": "Experts compartits", "fa": "متخصص‌های مشترک"},
     "attention": {"en": "Attention", "ca": "Atenció", "fa": "توجه"},
     "mla": {"en": "latent (MLA)", "ca": "latent (MLA)", "fa": "نهفته (MLA)"},
-    "gqa": {"en": "grouped-query", "ca": "consultes agrupades", "fa": "پرسش گروهی"},
+    "gqa": {"en": "grouped-query", "ca": "consultes agrupades", "fa": "کوئری گروهی"},
     "total": {"en": "Total", "ca": "Total", "fa": "کل"},
     "active": {"en": "Active per token", "ca": "Actius per token",
                "fa": "فعال به‌ازای هر توکن"},

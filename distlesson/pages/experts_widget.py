@@ -66,7 +66,7 @@ _WORDS = {
              "fa": "زمان آن (مدل آلفا-بتا)"},
     "memory": {"en": "Busiest GPU's memory", "ca": "Memòria de la GPU més carregada",
                "fa": "حافظهٔ پرکارترین GPU"},
-    "fits": {"en": "Fits in {gpu}'s {memory}?", "ca": "Hi cap als {memory} de l'{gpu}?",
+    "fits": {"en": "Fits in {gpu}'s {memory}?", "ca": "Cap als {memory} de l'{gpu}?",
              "fa": "در {memory}ِ {gpu} جا می‌شود؟"},
     "yes": {"en": "yes", "ca": "sí", "fa": "بله"},
     "no": {"en": "no", "ca": "no", "fa": "خیر"},
@@ -75,7 +75,7 @@ _WORDS = {
                     "fa": "ممکن نیست: ep باید بر {n} متخصص بخش‌پذیر باشد"},
     "not_stage": {"en": "not a layout: ep must divide the {n} GPUs of a stage",
                   "ca": "no és possible: ep ha de dividir les {n} GPU d'una etapa",
-                  "fa": "ممکن نیست: ep باید بر {n} GPUِ یک مرحله بخش‌پذیر باشد"},
+                  "fa": "ممکن نیست: ep باید بر {n} GPU یک مرحله بخش‌پذیر باشد"},
     "dash": {"en": "—", "ca": "—", "fa": "—"},
 }
 _NAMES = {"deepseek-v3": "DeepSeek-V3", "mixtral-8x7b": "Mixtral 8x7B"}

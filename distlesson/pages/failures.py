@@ -116,8 +116,8 @@ _CAUSES: dict[str, dict[str, str]] = {
     "gpu_system_processor": {"en": "GPU system processor", "ca": "Processador de sistema de "
                              "la GPU", "fa": "پردازندهٔ سیستمی GPU"},
     "nic": {"en": "NIC", "ca": "Targeta de xarxa", "fa": "کارت شبکه"},
-    "nccl_watchdog": {"en": "NCCL watchdog timeouts", "ca": "Temps d'espera del vigilant de "
-                      "NCCL", "fa": "پایان مهلت نگهبان NCCL"},
+    "nccl_watchdog": {"en": "NCCL watchdog timeouts", "ca": "Temps d'espera esgotat (vigilant "
+                      "d'NCCL)", "fa": "پایان مهلت نگهبان NCCL"},
     "silent_data_corruption": {"en": "Silent data corruption", "ca": "Corrupció silenciosa de "
                                "dades", "fa": "خرابی خاموش داده"},
     "gpu_thermal": {"en": "GPU thermal interface and sensor", "ca": "Interfície tèrmica i "

@@ -844,7 +844,7 @@ CLAIMS.update({
             "N'hi ha dos per capa al forward, l'enviament que fa arribar cada "
             "token als seus experts i la recollida que en torna els resultats, i dos més al "
             "backward: {{ claim.ca_ep_all_to_all.computed }} per capa MoE i per "
-            "micro-batch. I només a les capes MoE: les {{ claim.ca_ep_all_to_all.dense }} "
+            "microlot. I només a les capes MoE: les {{ claim.ca_ep_all_to_all.dense }} "
             "primeres capes de DeepSeek-V3 són denses i no en necessiten cap."
         ),
     },

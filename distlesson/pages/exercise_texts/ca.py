@@ -412,7 +412,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "title": "L'all-to-all d'una capa",
         "question": (
             "Mixtral s'executa amb els seus {{ ex.moe_ex_experts }} experts repartits en "
-            "{{ ex.moe_ex_ep }} GPU, un a cadascuna. Un micro-batch posa "
+            "{{ ex.moe_ex_ep }} GPU, un a cadascuna. Un microlot posa "
             "{{ ex.moe_ex_tokens }} tokens a cada GPU; cada token va a {{ ex.moe_ex_top_k }} "
             "experts, triats uniformement; la dimensió oculta és {{ ex.moe_ex_hidden }}, i "
             "les activacions viatgen en bf16 en tots dos sentits."),
@@ -462,7 +462,7 @@ TEXTS.update({
             "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
             "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
             "vegades menys i desa punts de control la meitat de sovint: l'interval creix com "
-            "l'arrel quadrada del MTBF."),
+            "l'arrel quadrada de l'MTBF."),
     },
     "fail-goodput": {
         "title": "El goodput a l'interval de Young",
