@@ -223,7 +223,9 @@ def test_gantt_one_box_per_op_legend_and_palette():
     for word in ("forward", "backward", "weight gradient", "idle", "stage 1", "stage 4"):
         assert word in svg
     colours = {c.lower() for c in re.findall(r"#[0-9A-Fa-f]{6}\b", svg)}
-    assert colours <= {c.lower() for c in OKABE_ITO}
+    # the palette's fills, and the black or white ink each box's label takes on its fill
+    assert colours <= {c.lower() for c in OKABE_ITO} | {"#ffffff", "#000000"}
+    assert "#ffffff" in colours  # the forward's blue takes white ink
     assert svg == gantt_svg(timeline, name="zb", title="ZB-H1, 4 stages", labels=LABELS)
 
 
