@@ -18,8 +18,21 @@ from playwright.sync_api import Page, sync_playwright
 from tests.pages import ROOT
 from tests.test_site_built import SITE
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "HOST", "SCREENSHOTS", "WidgetUnderTest", "browser",
-           "elsewhere", "only_local", "screenshot", "server", "site", "widget_tabs"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "HOST",
+    "SCREENSHOTS",
+    "WidgetUnderTest",
+    "answer_numeric_parts",
+    "browser",
+    "elsewhere",
+    "only_local",
+    "screenshot",
+    "server",
+    "site",
+    "widget_tabs",
+]
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 """Debian's chromium here; the CHROMIUM variable names another (a CI runner's Chrome)."""
@@ -166,3 +179,23 @@ class WidgetUnderTest:
                 tab.evaluate(self.reset)
 
         return locale, tabs, page
+
+
+def answer_numeric_parts(page: Page, parts, locale: str) -> None:
+    """For each numeric part of a page's exercises: an answer 1.5 times the right one is
+    marked wrong, then the right one right, each typed as a reader of ``locale`` types it
+    (their digits and decimal separator)."""
+    from playwright.sync_api import expect
+
+    from distlesson.pages.exercises_widget import in_answer_unit
+    from distlesson.render.numbers import format_number
+
+    for part in parts:
+        block = page.locator(f'.dl-exercises [data-part="{part.id}"]')
+        feedback = block.locator("[data-feedback]")
+        for factor, verdict in ((1.5, "wrong"), (1.0, "right")):
+            typed = format_number(in_answer_unit(part) * factor, locale, digits=2,
+                                  grouping=False)
+            block.locator("[data-input]").fill(typed)
+            block.locator('button[type="submit"]').click()
+            expect(feedback).to_have_attribute("data-state", verdict)

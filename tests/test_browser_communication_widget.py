@@ -7,9 +7,8 @@ build/screenshots/."""
 from playwright.sync_api import expect
 
 from distlesson.chapter_exercises import chapter_exercises
-from distlesson.pages.exercises_widget import in_answer_unit
 from distlesson.parallel.alpha_beta import group_collective
-from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.numbers import format_percent, format_quantity
 from tests import browser as shared
 from tests.browser import SCREENSHOTS
 
@@ -57,19 +56,9 @@ def test_persian_reads_right_to_left_with_the_bar_left_to_right(page, locale):
                                           digits_in="latency")
 
 
-def _typed(value: float, locale: str) -> str:
-    """An answer as a reader of ``locale`` types it: their digits and decimal separator."""
-    return format_number(value, locale, digits=2, grouping=False)
-
 
 def test_chapter_exercises_check_answers(page, locale):
     numeric = [p for e in chapter_exercises() for p in e.parts if hasattr(p, "value")]
     assert numeric
-    for part in numeric:
-        block = page.locator(f'.dl-exercises [data-part="{part.id}"]')
-        feedback = block.locator("[data-feedback]")
-        for factor, verdict in ((1.5, "wrong"), (1.0, "right")):
-            block.locator("[data-input]").fill(_typed(in_answer_unit(part) * factor, locale))
-            block.locator('button[type="submit"]').click()
-            expect(feedback).to_have_attribute("data-state", verdict)
+    shared.answer_numeric_parts(page, numeric, locale)
     page.evaluate("localStorage.clear()")

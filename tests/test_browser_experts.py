@@ -7,9 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from distlesson.exercises_experts import expert_exercises
-from distlesson.pages.exercises_widget import in_answer_unit
 from distlesson.pages.experts_widget import setting_key, widget_data
-from distlesson.render.numbers import format_number
 from tests import browser as shared
 
 # the shared fixtures, where pytest looks for this module's
@@ -37,21 +35,11 @@ def test_widget_shows_the_library_s_values(page, locale, setting):
         expect(out(page, name)).to_have_text(entry[key])
 
 
-def _typed(value: float, locale: str) -> str:
-    """An answer as a reader of ``locale`` types it: their digits and decimal separator."""
-    return format_number(value, locale, digits=2, grouping=False)
-
 
 def test_expert_exercises_check_answers(page, locale):
     numeric = [p for e in expert_exercises() for p in e.parts if hasattr(p, "value")]
     assert len(numeric) == 3
-    for part in numeric:
-        block = page.locator(f'.dl-exercises [data-part="{part.id}"]')
-        feedback = block.locator("[data-feedback]")
-        for factor, verdict in ((1.5, "wrong"), (1.0, "right")):
-            block.locator("[data-input]").fill(_typed(in_answer_unit(part) * factor, locale))
-            block.locator('button[type="submit"]').click()
-            expect(feedback).to_have_attribute("data-state", verdict)
+    shared.answer_numeric_parts(page, numeric, locale)
     page.evaluate("localStorage.clear()")
 
 

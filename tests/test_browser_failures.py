@@ -3,11 +3,8 @@ library's answers typed the way each language writes numbers and refuse wrong on
 figures are drawn; nothing is fetched from another host. Screenshots go to build/screenshots/."""
 
 import pytest
-from playwright.sync_api import expect
 
 from distlesson.chapter_exercises import chapter_exercises
-from distlesson.pages.exercises_widget import in_answer_unit
-from distlesson.render.numbers import format_number
 from tests import browser as shared
 
 # the shared fixtures, where pytest looks for this module's
@@ -25,15 +22,7 @@ def test_exercises_and_figures(browser, server, locale):
     assert page.locator("svg.dl-plot").count() == 2
     numeric = [p for e in chapter_exercises("failures") for p in e.parts if hasattr(p, "value")]
     assert len(numeric) == 6
-    for part in numeric:
-        block = page.locator(f'.dl-exercises [data-part="{part.id}"]')
-        feedback = block.locator("[data-feedback]")
-        for factor, verdict in ((1.5, "wrong"), (1.0, "right")):
-            typed = format_number(in_answer_unit(part) * factor, locale, digits=2,
-                                  grouping=False)
-            block.locator("[data-input]").fill(typed)
-            block.locator('button[type="submit"]').click()
-            expect(feedback).to_have_attribute("data-state", verdict)
+    shared.answer_numeric_parts(page, numeric, locale)
     shared.screenshot(page.locator(".dl-exercises"), f"failures-exercises-{locale}")
     page.evaluate("localStorage.clear()")
     shared.only_local(requests)
