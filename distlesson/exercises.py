@@ -276,10 +276,13 @@ def communication_exercises() -> tuple[Exercise, ...]:
             Quantity("comm_ex_time", run.time, "ms", 3),
             Quantity("comm_ex_algbw", size / run.time, "GB/s", 1))),
         Exercise("comm-crossover", "course", 2, (
-            # ring: 2 (n - 1) alpha = 2 (n - 1)/n S / beta, so S = n alpha beta
-            NumericPart("comm-crossover", n * model.latency * model.bandwidth, "MB", REL_TOL,
-                        1),
-        ), (Quantity("comm_ex_alpha", model.latency, "µs", 2),
+            # Simple ring: T0 + 2 (n - 1) alpha = 2 (n - 1)/n S / beta, so
+            # S = n beta (T0 + 2 (n - 1) alpha) / (2 (n - 1))
+            NumericPart("comm-crossover", n * model.bandwidth * (
+                model.base_latency + 2 * (n - 1) * model.latency) / (2 * (n - 1)), "MB",
+                REL_TOL, 1),
+        ), (Quantity("comm_ex_alpha", model.latency, "µs", 1),
+            Quantity("comm_ex_base", model.base_latency, "µs", 1),
             Quantity("comm_ex_beta", model.bandwidth, "GB/s"))),
         Exercise("comm-where", "course", 3, (OpenPart("comm-where"),)),
     )

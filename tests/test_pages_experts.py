@@ -8,10 +8,12 @@ from distlesson.pages import experts as chapter
 from distlesson.parallel.expert_balance import dropped_fraction, rank_imbalance
 from distlesson.site.figures import figure_registry
 
-# Austin et al. 2025: NCCL on 8 x H100, 370 GB/s bus bandwidth for large arrays, 150 GB/s for
-# bf16[8192, 3584], on NVLink 4's 450 GB/s; other links keep the achieved share
-BETA, MID = 370e9, 8192 * 3584 * 2
-ALPHA = (1.75 * MID / 150e9 - 1.75 * MID / BETA) / 14
+# Austin et al. 2025: NCCL on 8 x H100, 370 GB/s bus bandwidth for large arrays, on NVLink 4's
+# 450 GB/s; other links keep the achieved share. An all-to-all is point to point: NCCL sends
+# a peer's share above 16 KiB with the Simple protocol, whose latencies (src/graph/tuning.cc)
+# are 8.4 us per call and 3.4 us per NVLink step or 14 us per network step.
+BETA = 370e9
+US = 1e-6
 IB = BETA / 450e9 * 50e9  # InfiniBand NDR, 400 Gb/s per GPU
 H800_NVLINK = BETA / 450e9 * 200e9  # the H800's NVLink, 400 GB/s both ways
 
@@ -24,15 +26,15 @@ def test_deepseek_v3_all_to_all_time_by_hand():
     # 4096 x 8 x 7168 values per GPU; dispatch fp8 + scales (1.03125 B), combine bf16 (2 B);
     # across 8 nodes every byte crosses InfiniBand: 63 steps, 63/64 of the buffer
     values = 4096 * 8 * 7168
-    dispatch = 63 * ALPHA + 63 / 64 * values * 1.03125 / IB
-    combine = 63 * ALPHA + 63 / 64 * values * 2 / IB
+    dispatch = (8.4 + 63 * 14.0) * US + 63 / 64 * values * 1.03125 / IB
+    combine = (8.4 + 63 * 14.0) * US + 63 / 64 * values * 2 / IB
     assert fig("moe.a2a_v3_dispatch") == pytest.approx(dispatch, rel=1e-12)
     assert fig("moe.a2a_v3_combine") == pytest.approx(combine, rel=1e-12)
     assert fig("moe.a2a_v3") == 700_858_368
     # 58 MoE layers, forward and backward
     assert fig("moe.a2a_v3_layers_time") == pytest.approx(2 * 58 * (dispatch + combine))
     # inside one H800 node: 7 steps, 7/8 of the buffer over its NVLink
-    node = 2 * 7 * ALPHA + 7 / 8 * values * (1.03125 + 2) / H800_NVLINK
+    node = 2 * (8.4 + 7 * 3.4) * US + 7 / 8 * values * (1.03125 + 2) / H800_NVLINK
     assert fig("moe.a2a_node_time") == pytest.approx(node, rel=1e-12)
 
 

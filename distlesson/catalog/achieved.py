@@ -6,12 +6,14 @@ are never reached. The performance model needs what real kernels and real collec
 - **Links.** Austin et al. 2025 ("How to Scale Your Model", part 12, *How to Think About
   GPUs*, "Empirical measurements") measured NCCL all-reduce on an 8 x H100 node with SHARP
   off: a bus bandwidth of about 370 GB/s for the largest messages (against 450 GB/s
-  nominal), and about 150 GB/s for a 58 MB array (Llama 3 70B's MLP shard,
-  bf16[8192, 3584]). Those two points fix both parameters of the alpha-beta model
-  (:mod:`distlesson.parallel.alpha_beta`): the achieved share of the nominal bandwidth, and a
-  latency per ring step. No comparable measurement is in the library for the other links;
-  they are assumed to keep the same achieved share and the same step latency (stated where
-  used, and on the accuracy chapter).
+  nominal), the figure NCCL's maintainers also give (nccl-tests issue 212), and about
+  150 GB/s for a 58 MB array (Llama 3 70B's MLP shard, bf16[8192, 3584]). The first fixes
+  beta of the alpha-beta model (:mod:`distlesson.parallel.alpha_beta`), as a share of the
+  nominal bandwidth; the latencies are NCCL's own (:mod:`distlesson.catalog.nccl_tuning`),
+  and the second point is a check the model fails (it is about twice as fast there), shown
+  on the communication and accuracy chapters. No comparable measurement is in the library
+  for the other links; they are assumed to keep the same achieved share (stated where used,
+  and on the accuracy chapter).
 - **Kernels.** The tile that cuBLAS gives each streaming multiprocessor and the number of
   multiprocessors decide how well a matrix product of a given shape fills the GPU (NVIDIA,
   *Matrix Multiplication Background User's Guide*, 2023, sections 2.3 and 3: tile and wave
@@ -104,8 +106,8 @@ def get_kernel_spec(gpu: str) -> KernelSpec:
 
 
 GEMM_EFFICIENCY: dict[str, tuple[float, str]] = {
-    "h100-sxm": (0.546, "llama3-405b-8k"),
-    "a100-80gb": (0.848, "korthikanti-1t-mfu"),
+    "h100-sxm": (0.536, "llama3-405b-8k"),
+    "a100-80gb": (0.827, "korthikanti-1t-mfu"),
 }
 """Share of the dense peak that large, well-shaped matrix products reach, by GPU, and the
 published run it is fitted on (:data:`distlesson.efficiency.accuracy.RUNS`): the model's

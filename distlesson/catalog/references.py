@@ -206,6 +206,15 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("nccl_tests", "NVIDIA nccl-tests", False, "NCCL Tests: performance (PERFORMANCE.md)",
               "github.com/NVIDIA/nccl-tests", 2023,
               "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"),
+    Reference("nccl_tuning", "NVIDIA NCCL", False,
+              "NCCL's cost model of its collectives (src/graph/tuning.cc)",
+              "github.com/NVIDIA/nccl", 2024,
+              "https://github.com/NVIDIA/nccl/blob/b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2/"
+              "src/graph/tuning.cc"),
+    Reference("nccl_h100_busbw", "Jeaugey", False,
+              "H100 all reduce performance is poor (maintainer's answer: about 370 GB/s "
+              "effective NVLink bandwidth)", "NVIDIA/nccl-tests issue 212", 2024,
+              "https://github.com/NVIDIA/nccl-tests/issues/212"),
     Reference("double_tree", "Sanders", True,
               "Two-tree algorithms for full bandwidth broadcast, reduction and scan",
               "Parallel Computing 35(12)", 2009, "https://doi.org/10.1016/j.parco.2009.09.001"),

@@ -1,10 +1,10 @@
 """``distlesson collective``: how long one collective takes, and the bandwidths nccl-tests prints.
 
-The alpha-beta model of :mod:`distlesson.parallel.alpha_beta`: step latencies plus bus bytes
-over the achieved bandwidth, both fixed by one published 8 x H100 measurement
-(:data:`distlesson.catalog.achieved.LINK_MEASUREMENT`). Ranks fill nodes of
-``--gpus-per-node`` GPUs (default: the GPU's server); a group that spans nodes runs
-hierarchically, over ``--inter-link`` between nodes.
+The alpha-beta model of :mod:`distlesson.parallel.alpha_beta`: NCCL's own latencies per call
+and per step for each protocol (:mod:`distlesson.catalog.nccl_tuning`) plus bus bytes over
+the bandwidth measured on 8 x H100s (:data:`distlesson.catalog.achieved.LINK_MEASUREMENT`).
+Ranks fill nodes of ``--gpus-per-node`` GPUs (default: the GPU's server); a group that spans
+nodes runs hierarchically, over ``--inter-link`` between nodes.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ import re
 from distlesson.catalog.achieved import LINK_MEASUREMENT
 from distlesson.catalog.hardware import GPUS, get_gpu
 from distlesson.catalog.interconnects import INTERCONNECTS, get_interconnect
+from distlesson.catalog.nccl_tuning import SOURCE as NCCL_SOURCE
 from distlesson.parallel.alpha_beta import (
     ALGORITHMS,
     MAX_BYTES,
+    PROTOCOL_CHOICES,
     bus_factor,
     group_collective,
 )
@@ -64,6 +66,8 @@ def add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--algorithm", choices=ALGORITHMS, default="auto",
                         help="ring, tree (all-reduce) or the faster (auto), across nodes "
                         "when the group spans them")
+    parser.add_argument("--protocol", choices=PROTOCOL_CHOICES, default="auto",
+                        help="NCCL's LL, LL128 or Simple, or the fastest (auto)")
 
 
 def _per_node(args: argparse.Namespace) -> int:
@@ -82,7 +86,8 @@ def run(args: argparse.Namespace) -> Result:
     intra = get_gpu(args.gpu).intra_node_link
     per_node = _per_node(args)
     c = group_collective(args.op, args.size, args.ranks, per_node, intra=intra,
-                         inter=args.inter_link, algorithm=args.algorithm)
+                         inter=args.inter_link, algorithm=args.algorithm,
+                         protocol=args.protocol)
     nodes = args.ranks // per_node
     # a flat group has one link to compare with; a hierarchical one mixes two
     link = (get_interconnect(intra) if nodes == 1 else
@@ -92,20 +97,21 @@ def run(args: argparse.Namespace) -> Result:
         "op": args.op, "bytes": number(args.size), "ranks": args.ranks,
         "gpus_per_node": per_node, "nodes": nodes, "gpu": args.gpu,
         "intra_link": intra, "inter_link": args.inter_link if nodes > 1 else None,
-        "algorithm": c.algorithm, "hierarchical": nodes > 1 and per_node > 1,
+        "algorithm": c.algorithm, "protocol": c.protocol,
+        "hierarchical": nodes > 1 and per_node > 1,
         "time_s": c.time, "latency_s": c.latency, "bandwidth_s": c.transfer,
         "algbw": c.algbw, "busbw": c.busbw, "bus_factor": bus_factor(args.op, args.ranks),
         "dominant": dominant,
         "nominal_bandwidth": link.bandwidth if link else None,
         "busbw_share_of_nominal": c.busbw / link.bandwidth if link else None,
-        "source": LINK_MEASUREMENT.source,
+        "source": f"{LINK_MEASUREMENT.source}; latencies: {NCCL_SOURCE}",
     }
     where = (f"one node over {link.display_name}" if nodes == 1 else
              f"{nodes} nodes of {per_node}, {get_interconnect(args.inter_link).display_name}"
              " between them")
     lines = [
         f"{args.op} of {args.size:,.0f} bytes on {args.ranks} ranks ({where}), "
-        f"{c.algorithm}",
+        f"{c.algorithm}, {c.protocol} protocol",
         f"time       {c.time * 1e6:>14,.2f} us  (latency {c.latency * 1e6:,.2f} us, "
         f"bandwidth {c.transfer * 1e6:,.2f} us: {dominant}-bound)",
         f"algbw      {c.algbw / 1e9:>14,.2f} GB/s",
@@ -113,6 +119,7 @@ def run(args: argparse.Namespace) -> Result:
             f"  ({100 * c.busbw / link.bandwidth:.1f}% of {link.display_name}'s "
             f"{link.bandwidth / 1e9:,.0f} GB/s one way)" if link else
             "  (over all ranks: most bytes stay inside the nodes)"),
-        f"alpha and beta from: {LINK_MEASUREMENT.source}",
+        f"beta from: {LINK_MEASUREMENT.source}",
+        f"latencies from: {NCCL_SOURCE}",
     ]
     return result, "\n".join(lines)

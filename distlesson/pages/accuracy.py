@@ -17,7 +17,7 @@ from distlesson.catalog.published_runs import get_published_run
 from distlesson.efficiency.accuracy import Prediction, predictions
 from distlesson.efficiency.step_time import TERMS
 from distlesson.pages.mfu import _TERMS
-from distlesson.parallel.alpha_beta import link_model
+from distlesson.parallel.alpha_beta import collective_time
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent
 from distlesson.render.scatter import agreement_scatter
@@ -169,8 +169,10 @@ def figures() -> list[Figure]:
         Figure("acc.nvlink_large", measured.large_busbw, "GB/s"),
         Figure("acc.nvlink_mid", measured.mid_busbw, "GB/s"),
         Figure("acc.nvlink_mid_size", measured.mid_bytes, "MB", digits=1),
-        Figure("acc.step_latency", link_model(measured.link).latency, "µs", digits=1,
-               doc="per ring step, fitted"),
+        Figure("acc.nvlink_mid_model",
+               collective_time("all-reduce", measured.mid_bytes, measured.ranks,
+                               measured.link).busbw, "GB/s",
+               doc="the model's bus bandwidth at the measurement's mid size"),
         Figure("acc.gpu_memory", get_gpu("h100-sxm").memory_bytes, "GB"),
         Figure("acc.tile_rows", get_kernel_spec("h100-sxm").tile[0]),
         Figure("acc.tile_cols", get_kernel_spec("h100-sxm").tile[1]),

@@ -120,10 +120,10 @@ def nccl_table(locale: str) -> str:
                      format_number(c.time * 1e6, locale, digits=1),
                      format_number(c.algbw / 1e9, locale, digits=2),
                      format_number(c.busbw / 1e9, locale, digits=2),
-                     _label(c.algorithm, locale)))
+                     _label(c.algorithm, locale), c.protocol))
     headers = tuple(_label(k, locale) for k in ("bytes", "count", "time_us", "algbw", "busbw",
-                                              "algorithm"))
-    return markdown_table(Table(headers, tuple(rows), (True,) * 5 + (False,)), locale)
+                                              "algorithm", "protocol"))
+    return markdown_table(Table(headers, tuple(rows), (True,) * 5 + (False, False)), locale)
 
 
 def _per_gpu(value: float, locale: str) -> str:

@@ -10,6 +10,7 @@ import math
 
 from distlesson.catalog.achieved import LINK_MEASUREMENT
 from distlesson.catalog.interconnects import get_interconnect
+from distlesson.catalog.nccl_tuning import HOP_LATENCY, ll_cap
 from distlesson.catalog.topology import get_domain, get_fabric
 from distlesson.chapter_exercises import chapter_exercises
 from distlesson.exercises import NumericPart
@@ -22,16 +23,35 @@ from distlesson.render.figure import Figure
 __all__ = ["crossovers", "figures"]
 
 
+def _first_size(predicate, low: float, high: float) -> float:
+    """The smallest array size in [low, high] where ``predicate`` turns true (it is false at
+    ``low`` and true at ``high``), to a thousandth, by bisection on the logarithm."""
+    for _ in range(60):
+        mid = math.sqrt(low * high)
+        low, high = (low, mid) if predicate(mid) else (mid, high)
+    return high
+
+
 @functools.cache
-def crossovers() -> tuple[float, float]:
-    """Array sizes (bytes) for 8 GPUs on NVLink: where a ring's latency term equals its
-    bandwidth term, 2(n-1) alpha = 2(n-1)/n S / beta, so S = n alpha beta; and where the tree
-    (2 ceil(log2 n) steps, 2 S) catches up with the ring, S = (2(n-1) - 2 log2 n) alpha beta
-    / (2 - 2(n-1)/n)."""
+def crossovers() -> tuple[float, float, float, float]:
+    """Array sizes, bytes, where the chapter's all-reduces change regime:
+
+    * on one server with the Simple protocol, where the latency (a call's base and
+      2(n-1) steps of alpha) equals the bytes' time, 2(n-1)/n S / beta;
+    * on one server, where NCCL's choice moves from LL to LL128 and from LL128 to Simple;
+    * on the chapter's 8 servers, where the tree stops beating the ring across nodes."""
     model, n = link_model(chapter.INTRA), chapter.NODE
-    ab = model.latency * model.bandwidth
-    tree_steps = 2 * math.ceil(math.log2(n))
-    return n * ab, (2 * (n - 1) - tree_steps) * ab / (2 - bus_factor("all-reduce", n))
+    latency = model.base_latency + 2 * (n - 1) * model.latency
+    simple = latency * model.bandwidth / bus_factor("all-reduce", n)
+
+    def protocol(size: float) -> str:
+        return chapter.all_reduce(size, n, n).protocol
+
+    leave_ll = _first_size(lambda s: protocol(s) != "LL", 8, 2**34)
+    leave_ll128 = _first_size(lambda s: protocol(s) == "Simple", 8, 2**34)
+    ranks = n * chapter.NODES
+    tree = _first_size(lambda s: chapter.all_reduce(s, ranks, n).algorithm == "ring", 8, 2**34)
+    return simple, leave_ll, leave_ll128, tree
 
 
 def _step_figures() -> list[Figure]:
@@ -100,11 +120,24 @@ def _model_figures() -> list[Figure]:
     model, n = link_model(chapter.INTRA), chapter.NODE
     gib = chapter.all_reduce(chapter.GIB, n, n)
     tiny = chapter.all_reduce(chapter.PLOT_SIZES[0], n, n)
-    ring_cross, tree_cross = crossovers()
+    ring_cross, leave_ll, leave_ll128, tree_cross = crossovers()
+    mid = chapter.all_reduce(LINK_MEASUREMENT.mid_bytes, n, n)
     nvlink = get_interconnect(chapter.INTRA).bandwidth
     m = LINK_MEASUREMENT
     return [
         Figure("comm.alpha", model.latency, "µs", digits=1),
+        Figure("comm.simple_base", model.base_latency, "µs", digits=1),
+        Figure("comm.simple_latency", model.base_latency + 2 * (n - 1) * model.latency, "µs",
+               digits=0, doc="a Simple ring's latency on one server"),
+        Figure("comm.ll_hop", HOP_LATENCY["nvlink"]["ring"]["LL"], "µs", digits=1),
+        Figure("comm.ll_cap", ll_cap(1), "GB/s", digits=1),
+        Figure("comm.ll_switch", leave_ll, "MB", digits=1,
+               doc="where NCCL's choice leaves LL on one server"),
+        Figure("comm.ll128_switch", leave_ll128, "MB", digits=1,
+               doc="where NCCL's choice moves to Simple on one server"),
+        Figure("comm.model_mid", mid.busbw, "GB/s", doc="the model at the measured mid size"),
+        Figure("comm.mid_error", mid.busbw / LINK_MEASUREMENT.mid_busbw - 1, "%",
+               doc="the model's bus bandwidth against the measured one, mid size"),
         Figure("comm.beta", model.bandwidth, "GB/s"),
         Figure("comm.nvlink", nvlink, "GB/s"),
         Figure("comm.nvlink_both", 2 * nvlink, "GB/s"),
@@ -114,15 +147,16 @@ def _model_figures() -> list[Figure]:
         Figure("comm.achieved_share", model.bandwidth / nvlink, "%"),
         Figure("comm.node_gpus", n),
         Figure("comm.ring_steps", 2 * (n - 1)),
-        Figure("comm.tree_steps", 2 * math.ceil(math.log2(n))),
+        Figure("comm.tree_steps", 2 * int(math.log2(chapter.NODES))),
+        Figure("comm.tree_ring_steps", 2 * (chapter.NODES - 1)),
         Figure("comm.bus_factor", bus_factor("all-reduce", n), digits=2),
         Figure("comm.gather_factor", bus_factor("all-gather", n), digits=3),
         Figure("comm.ring_crossover", ring_cross, "MB", digits=1),
-        Figure("comm.tree_crossover", tree_cross, "MB"),
+        Figure("comm.tree_crossover", tree_cross, "MB", digits=1),
         Figure("comm.tiny_bytes", chapter.PLOT_SIZES[0], "B"),
         Figure("comm.tiny_time", tiny.time, "µs"),
         Figure("comm.gib_time", gib.time, "ms", digits=2),
-        Figure("comm.gib_latency", gib.latency, "ms", digits=2),
+        Figure("comm.gib_latency", gib.latency, "µs", digits=0),
         Figure("comm.gib_algbw", gib.algbw, "GB/s"),
         Figure("comm.gib_busbw", gib.busbw, "GB/s"),
         Figure("comm.gib_share", gib.busbw / nvlink, "%"),

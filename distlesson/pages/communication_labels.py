@@ -26,6 +26,7 @@ LABELS: dict[str, dict[str, str]] = {
     "algbw": {"en": "algbw (GB/s)", "ca": "algbw (GB/s)", "fa": "algbw (گیگابایت بر ثانیه)"},
     "busbw": {"en": "busbw (GB/s)", "ca": "busbw (GB/s)", "fa": "busbw (گیگابایت بر ثانیه)"},
     "algorithm": {"en": "algorithm", "ca": "algorisme", "fa": "الگوریتم"},
+    "protocol": {"en": "protocol", "ca": "protocol", "fa": "پروتکل"},
     "ring": {"en": "ring", "ca": "anell", "fa": "حلقه"},
     "tree": {"en": "tree", "ca": "arbre", "fa": "درخت"},
     # the topology table

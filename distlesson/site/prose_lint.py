@@ -45,6 +45,7 @@ ALLOWED_NAMES: tuple[str, ...] = (
     r"PCIe(?: Gen ?[3-6]| [3-6]\.0)?(?: x16)?",  # PCIe generations and the x16 slot
     r"NDR400|HDR200",  # InfiniBand generations
     r"L[12](?= cache)",  # cache levels
+    r"LL128",  # NCCL's protocol of 128-byte lines
     r"x86-64",
 )
 _ALLOWED = re.compile(

@@ -357,18 +357,19 @@ TEXTS: dict[str, dict[str, str]] = {
     "comm-crossover": {
         "title": "On la latència deixa de comptar",
         "question": (
-            "Sobre NVLink, el model compta α = {{ ex.comm_ex_alpha }} per pas d'un anell i "
-            "mou bytes a β = {{ ex.comm_ex_beta }}. Un all-reduce en anell entre n = "
+            "Amb el protocol Simple d'NCCL sobre NVLink, una crida en anell costa una vegada "
+            "T₀ = {{ ex.comm_ex_base }} i α = {{ ex.comm_ex_alpha }} per pas, i mou bytes a "
+            "β = {{ ex.comm_ex_beta }}. Un all-reduce en anell entre n = "
             "{{ ex.comm_ex_ranks }} GPU fa `2 (n − 1)` passos i cada GPU envia "
             "`2 (n − 1) / n` de l'array."),
         "comm-crossover": (
             "Amb quina mida S de l'array són iguals el terme de latència i el d'amplada de "
             "banda, en MB (milions de bytes)?"),
         "comm-crossover.answer": (
-            "`2 (n − 1) α = 2 (n − 1) / n × S / β` dona `S = n α β`: "
-            "**{{ ex.comm_crossover }}**. Per sota, els passos costen més que els bytes i "
-            "guanya un arbre, que en fa menys; per sobre, manen els bytes i guanya l'anell, "
-            "que en mou menys."),
+            "`T₀ + 2 (n − 1) α = 2 (n − 1) / n × S / β` dona "
+            "`S = n β (T₀ + 2 (n − 1) α) / (2 (n − 1))`: **{{ ex.comm_crossover }}**. Per "
+            "sota, la latència costa més que els bytes i NCCL passa als seus protocols de "
+            "baixa latència, primer LL128 i després LL; per sobre, manen els bytes."),
     },
     "comm-where": {
         "title": "Quin trànsit va per on",

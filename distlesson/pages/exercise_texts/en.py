@@ -343,17 +343,19 @@ TEXTS: dict[str, dict[str, str]] = {
     "comm-crossover": {
         "title": "Where latency stops mattering",
         "question": (
-            "On NVLink the model charges α = {{ ex.comm_ex_alpha }} per step of a ring and "
-            "moves bytes at β = {{ ex.comm_ex_beta }}. A ring all-reduce over n = "
+            "With NCCL's Simple protocol on NVLink, a ring call costs T₀ = "
+            "{{ ex.comm_ex_base }} once and α = {{ ex.comm_ex_alpha }} per step, and moves "
+            "bytes at β = {{ ex.comm_ex_beta }}. A ring all-reduce over n = "
             "{{ ex.comm_ex_ranks }} GPUs takes `2 (n − 1)` steps and sends `2 (n − 1) / n` "
             "of the array from each GPU."),
         "comm-crossover": (
             "At what array size S are the latency and bandwidth terms equal, in MB (a "
             "million bytes)?"),
         "comm-crossover.answer": (
-            "`2 (n − 1) α = 2 (n − 1) / n × S / β` gives `S = n α β`: **{{ ex.comm_crossover }}**. "
-            "Below it the steps cost more than the bytes, and a tree, with fewer steps, "
-            "wins; above it the bytes dominate and the ring's smaller volume wins."),
+            "`T₀ + 2 (n − 1) α = 2 (n − 1) / n × S / β` gives "
+            "`S = n β (T₀ + 2 (n − 1) α) / (2 (n − 1))`: **{{ ex.comm_crossover }}**. Below "
+            "it the latency costs more than the bytes, and NCCL switches to its low-latency "
+            "protocols, LL128 and then LL; above it the bytes dominate."),
     },
     "comm-where": {
         "title": "Which traffic goes where",
