@@ -112,7 +112,7 @@ def test_alpha_beta_bytes_are_the_simulated_rings_bytes(capsys, op, n):
 def test_two_nodes_run_hierarchically(capsys):
     out = run_json(capsys, "collective", "--op", "all-reduce", "--bytes", "1GiB",
                    "--ranks", "16", "--protocol", "Simple", "--algorithm", "ring")
-    ib = BETA / NVLINK * 50e9  # InfiniBand NDR keeps NVLink's measured share (an assumption)
+    ib = 47e9  # InfiniBand NDR: 46-48 GB/s per NIC with NCCL (nccl-tests issue 290)
     # reduce-scatter in the node (7 steps, 7/8 S), all-reduce of S/8 across 2 nodes (the
     # ring: 2 steps, S/8 over IB), all-gather in the node (7 steps, 7/8 S): three calls
     transfer = 2 * 7 / 8 * GIB / BETA + GIB / 8 / ib

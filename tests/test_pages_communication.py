@@ -19,7 +19,7 @@ from distlesson.site.figures import figure_registry
 BETA, MID = 370e9, 8192 * 3584 * 2
 US = 1e-6
 SIMPLE_NODE = (8.4 + 14 * 3.4) * US  # a Simple ring on one server: 56 us
-IB = BETA / 450e9 * 50e9  # InfiniBand NDR keeps NVLink's achieved share (an assumption)
+IB = 47e9  # InfiniBand NDR: 46-48 GB/s per NIC with NCCL (nccl-tests issue 290)
 GIB = 2**30
 
 

@@ -14,7 +14,7 @@ from distlesson.site.figures import figure_registry
 # are 8.4 us per call and 3.4 us per NVLink step or 14 us per network step.
 BETA = 370e9
 US = 1e-6
-IB = BETA / 450e9 * 50e9  # InfiniBand NDR, 400 Gb/s per GPU
+IB = 47e9  # InfiniBand NDR, 400 Gb/s per GPU: 46-48 GB/s per NIC with NCCL (nccl-tests #290)
 H800_NVLINK = BETA / 450e9 * 200e9  # the H800's NVLink, 400 GB/s both ways
 
 

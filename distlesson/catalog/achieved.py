@@ -11,9 +11,10 @@ are never reached. The performance model needs what real kernels and real collec
   beta of the alpha-beta model (:mod:`distlesson.parallel.alpha_beta`), as a share of the
   nominal bandwidth; the latencies are NCCL's own (:mod:`distlesson.catalog.nccl_tuning`),
   and the second point is a check the model fails (it is about twice as fast there), shown
-  on the communication and accuracy chapters. No comparable measurement is in the library
-  for the other links; they are assumed to keep the same achieved share (stated where used,
-  and on the accuracy chapter).
+  on the communication and accuracy chapters. NVIDIA gives figures for two more links, the
+  A100's NVLink and InfiniBand NDR (:data:`ACHIEVED_BUSBW`); the others keep the achieved
+  share of the measured link of their scope (stated where used, and on the accuracy
+  chapter).
 - **Kernels.** The tile that cuBLAS gives each streaming multiprocessor and the number of
   multiprocessors decide how well a matrix product of a given shape fills the GPU (NVIDIA,
   *Matrix Multiplication Background User's Guide*, 2023, sections 2.3 and 3: tile and wave
@@ -31,7 +32,8 @@ from dataclasses import dataclass
 
 from distlesson.catalog.lookup import lookup
 
-__all__ = ["GEMM_EFFICIENCY", "KERNEL_SPECS", "LINK_MEASUREMENT", "KernelSpec",
+__all__ = ["ACHIEVED_BUSBW", "GEMM_EFFICIENCY", "KERNEL_SPECS", "LINK_MEASUREMENT",
+           "SHARE_REFERENCE", "KernelSpec",
            "LinkMeasurement", "gemm_efficiency", "get_kernel_spec"]
 
 
@@ -57,6 +59,25 @@ LINK_MEASUREMENT = LinkMeasurement(
     source="Austin et al. 2025, How to Scale Your Model, part 12 (GPUs), 'Empirical "
     "measurements': NCCL all-reduce on 8 x H100 with SHARP off, about 370 GB/s bus bandwidth "
     "for large arrays and about 150 GB/s for bf16[8192, 3584] (58 MB)")
+
+
+ACHIEVED_BUSBW: dict[str, tuple[float, str]] = {
+    "nvlink4": (LINK_MEASUREMENT.large_busbw,
+                f"{LINK_MEASUREMENT.source}; NCCL's maintainer gives the same 370 GB/s as "
+                "the effective NVLink bandwidth of an H100 (nccl-tests issue 212, 2024)"),
+    "nvlink3": (235e9,
+                "NVIDIA/nccl src/graph/tuning.cc (2.8, commit 01afd20): NCCL's tuner caps an "
+                "A100 node's bus bandwidth at 235 GB/s, against NVLink 3's 300 GB/s"),
+    "ib-ndr": (47e9,
+               "nccl-tests issue 290 (2025), NVIDIA's NCCL team: 'For NDR @ 400Gbps you "
+               "should see 46-48GB/s per NIC'; the middle, against 50 GB/s nominal"),
+}
+"""Large-array bus bandwidth NCCL achieves on a link, bytes/s, with its source, by link key.
+A link with no figure here keeps the achieved share of the measured link of its scope
+(:data:`SHARE_REFERENCE`): an assumption, stated on the accuracy chapter."""
+
+SHARE_REFERENCE = {"node": "nvlink4", "cluster": "ib-ndr"}
+"""The measured link whose achieved share an unmeasured link of each scope keeps."""
 
 
 @dataclass(frozen=True)
@@ -106,8 +127,8 @@ def get_kernel_spec(gpu: str) -> KernelSpec:
 
 
 GEMM_EFFICIENCY: dict[str, tuple[float, str]] = {
-    "h100-sxm": (0.536, "llama3-405b-8k"),
-    "a100-80gb": (0.827, "korthikanti-1t-mfu"),
+    "h100-sxm": (0.531, "llama3-405b-8k"),
+    "a100-80gb": (0.828, "korthikanti-1t-mfu"),
 }
 """Share of the dense peak that large, well-shaped matrix products reach, by GPU, and the
 published run it is fitted on (:data:`distlesson.efficiency.accuracy.RUNS`): the model's

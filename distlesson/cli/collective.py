@@ -2,7 +2,7 @@
 
 The alpha-beta model of :mod:`distlesson.parallel.alpha_beta`: NCCL's own latencies per call
 and per step for each protocol (:mod:`distlesson.catalog.nccl_tuning`) plus bus bytes over
-the bandwidth measured on 8 x H100s (:data:`distlesson.catalog.achieved.LINK_MEASUREMENT`).
+the bandwidth NCCL achieves on each link (:data:`distlesson.catalog.achieved.ACHIEVED_BUSBW`).
 Ranks fill nodes of ``--gpus-per-node`` GPUs (default: the GPU's server); a group that spans
 nodes runs hierarchically, over ``--inter-link`` between nodes.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import re
 
-from distlesson.catalog.achieved import LINK_MEASUREMENT
 from distlesson.catalog.hardware import GPUS, get_gpu
 from distlesson.catalog.interconnects import INTERCONNECTS, get_interconnect
 from distlesson.catalog.nccl_tuning import SOURCE as NCCL_SOURCE
@@ -20,6 +19,7 @@ from distlesson.parallel.alpha_beta import (
     ALGORITHMS,
     MAX_BYTES,
     PROTOCOL_CHOICES,
+    bandwidth_source,
     bus_factor,
     group_collective,
 )
@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> Result:
     link = (get_interconnect(intra) if nodes == 1 else
             get_interconnect(args.inter_link) if per_node == 1 else None)
     dominant = "latency" if c.latency > c.transfer else "bandwidth"
+    used = ([intra] if per_node > 1 else []) + ([args.inter_link] if nodes > 1 else [])
+    bandwidths = [f"beta of {bandwidth_source(key)}" for key in used]
     result = {
         "op": args.op, "bytes": number(args.size), "ranks": args.ranks,
         "gpus_per_node": per_node, "nodes": nodes, "gpu": args.gpu,
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> Result:
         "dominant": dominant,
         "nominal_bandwidth": link.bandwidth if link else None,
         "busbw_share_of_nominal": c.busbw / link.bandwidth if link else None,
-        "source": f"{LINK_MEASUREMENT.source}; latencies: {NCCL_SOURCE}",
+        "source": "; ".join([*bandwidths, f"latencies: {NCCL_SOURCE}"]),
     }
     where = (f"one node over {link.display_name}" if nodes == 1 else
              f"{nodes} nodes of {per_node}, {get_interconnect(args.inter_link).display_name}"
@@ -119,7 +121,7 @@ def run(args: argparse.Namespace) -> Result:
             f"  ({100 * c.busbw / link.bandwidth:.1f}% of {link.display_name}'s "
             f"{link.bandwidth / 1e9:,.0f} GB/s one way)" if link else
             "  (over all ranks: most bytes stay inside the nodes)"),
-        f"beta from: {LINK_MEASUREMENT.source}",
+        *bandwidths,
         f"latencies from: {NCCL_SOURCE}",
     ]
     return result, "\n".join(lines)

@@ -17,7 +17,7 @@ from distlesson.catalog.published_runs import get_published_run
 from distlesson.efficiency.accuracy import Prediction, predictions
 from distlesson.efficiency.step_time import TERMS
 from distlesson.pages.mfu import _TERMS
-from distlesson.parallel.alpha_beta import collective_time
+from distlesson.parallel.alpha_beta import collective_time, link_model
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent
 from distlesson.render.scatter import agreement_scatter
@@ -169,6 +169,8 @@ def figures() -> list[Figure]:
         Figure("acc.nvlink_large", measured.large_busbw, "GB/s"),
         Figure("acc.nvlink_mid", measured.mid_busbw, "GB/s"),
         Figure("acc.nvlink_mid_size", measured.mid_bytes, "MB", digits=1),
+        Figure("acc.a100_busbw", link_model("nvlink3").bandwidth, "GB/s"),
+        Figure("acc.ib_busbw", link_model("ib-ndr").bandwidth, "GB/s"),
         Figure("acc.nvlink_mid_model",
                collective_time("all-reduce", measured.mid_bytes, measured.ranks,
                                measured.link).busbw, "GB/s",

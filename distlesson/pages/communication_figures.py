@@ -99,6 +99,10 @@ def _topology_figures() -> list[Figure]:
     hier = chapter.all_reduce(gib, chapter.NODE * chapter.NODES, chapter.NODE)
     return [
         Figure("comm.ib", ib, "GB/s"),
+        Figure("comm.ib_busbw", link_model(chapter.INTER).bandwidth, "GB/s",
+               doc="what NCCL achieves on one InfiniBand NDR port"),
+        Figure("comm.a100_busbw", link_model("nvlink3").bandwidth, "GB/s",
+               doc="what NCCL achieves on an A100 node's NVLink"),
         Figure("comm.nvlink_over_ib", nvlink / ib, "x"),
         Figure("comm.nvl72_gpus", get_domain("gb200-nvl72").gpus),
         Figure("comm.nvlink5", get_domain("gb200-nvl72").bandwidth, "GB/s"),

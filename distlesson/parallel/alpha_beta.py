@@ -21,10 +21,9 @@ in the form NCCL's own tuner uses (:mod:`distlesson.catalog.nccl_tuning`):
   fastest (or the one asked for). alpha, the base latency and the protocol shares are
   NCCL's tuner constants for the link's fabric (NVLink, PCIe, network).
 * ``beta`` is what the link achieves with the Simple protocol, not its datasheet: the
-  large-array bus bandwidth measured on 8 x H100 over NVLink
-  (:data:`distlesson.catalog.achieved.LINK_MEASUREMENT`), as a share of NVLink's nominal
-  bandwidth. Links without a measurement keep the same share: an assumption, stated on the
-  accuracy chapter.
+  large-array bus bandwidth NCCL reaches on it (:data:`distlesson.catalog.achieved.
+  ACHIEVED_BUSBW`: H100 and A100 NVLink, InfiniBand NDR). Other links keep the achieved
+  share of the measured link of their scope: an assumption, stated on the accuracy chapter.
 * A group that spans nodes and holds k > 1 ranks in each runs hierarchically: within the
   node, across nodes on 1/k of the data (k rails in parallel), within the node again; each
   phase is a call of its own.
@@ -37,7 +36,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from distlesson.catalog.achieved import LINK_MEASUREMENT
+from distlesson.catalog.achieved import ACHIEVED_BUSBW, SHARE_REFERENCE
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.nccl_tuning import (
     BASE_LATENCY,
@@ -54,7 +53,8 @@ from distlesson.catalog.nccl_tuning import (
 )
 
 __all__ = ["ALGORITHMS", "OPS", "PROTOCOL_CHOICES", "CollectiveTime", "LinkModel",
-           "bus_factor", "collective_time", "group_collective", "group_time", "link_model"]
+           "bandwidth_source", "bus_factor", "collective_time", "group_collective",
+           "group_time", "link_model"]
 
 Op = Literal["all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast",
              "send-recv"]
@@ -113,10 +113,23 @@ def _check(op: str, ranks: int) -> None:
 @functools.cache
 def link_model(link: str) -> LinkModel:
     """beta and the fabric of the catalog link ``link`` (see the module docstring)."""
-    measured = LINK_MEASUREMENT
-    share = measured.large_busbw / get_interconnect(measured.link).bandwidth
     spec = get_interconnect(link)
-    return LinkModel(bandwidth=share * spec.bandwidth, fabric=fabric_of(spec.scope, spec.key))
+    fabric = fabric_of(spec.scope, spec.key)
+    if link in ACHIEVED_BUSBW:
+        return LinkModel(bandwidth=ACHIEVED_BUSBW[link][0], fabric=fabric)
+    reference = SHARE_REFERENCE[spec.scope]
+    share = ACHIEVED_BUSBW[reference][0] / get_interconnect(reference).bandwidth
+    return LinkModel(bandwidth=share * spec.bandwidth, fabric=fabric)
+
+
+def bandwidth_source(link: str) -> str:
+    """Where beta of ``link`` comes from: its own figure, or the share it borrows."""
+    spec = get_interconnect(link)
+    if link in ACHIEVED_BUSBW:
+        return f"{spec.display_name}: {ACHIEVED_BUSBW[link][1]}"
+    reference = SHARE_REFERENCE[spec.scope]
+    return (f"{spec.display_name}: no measurement; the achieved share of "
+            f"{get_interconnect(reference).display_name} ({ACHIEVED_BUSBW[reference][1]})")
 
 
 @dataclass(frozen=True)
