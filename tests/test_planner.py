@@ -90,6 +90,18 @@ def test_interleaving_is_searched(big):
     assert {c.schedule for c in result.configs} == {"1f1b", "interleaved"}
 
 
+def test_a_batch_of_sixteen_million_tokens_can_still_interleave_metas_layout():
+    # 16e6 tokens on dp 128 of 8,192-token sequences: 16e6 / (128 x 8192) = 15.26, nearest
+    # 15, not a multiple of pp 16; the nearest multiple, 16, makes 16,777,216 tokens, 4.9%
+    # over, within the 5% tolerance: both counts are tried, and only 16 can interleave
+    result = evaluate(LLAMA405, META, Layout(dp=128, tp=8, pp=16, zero=1), seq_len=8192,
+                      tokens_per_step=16e6, **OPTIONS)
+    counts = {(c.num_microbatches, c.schedule) for c in result.configs}
+    assert (15, "1f1b") in counts and (16, "interleaved") in counts
+    assert not any(m == 15 and s == "interleaved" for m, s in counts)
+    assert {c.tokens_per_step for c in result.configs} == {15 * 128 * 8192, 16 * 128 * 8192}
+
+
 def test_small_model_prefers_data_parallelism():
     arch = get_model("llama3-8b")
     result = plan(arch, Cluster(gpu="h100-sxm", num_gpus=8), seq_len=8192,

@@ -55,7 +55,7 @@ def test_the_worker_stores_what_the_page_would_render(tmp_path):
         prerun.close()
     assert not cache.has("lab", keys[failing])  # the page runs it and reports the cell
     body, toc = cache.get("lab", keys[good])
-    with labs.stable_cell_ids():  # as the page renders it (labs.report_failures)
+    with labs.reproducible_rendering():  # as the page renders it (labs.report_failures)
         expected = convert.nb2html(str(good), **lab_prerun.render_options(JUPYTER, good))
     assert body == expected and "42" in body
     assert [item.title for item in toc] == [item.title for item in get_toc(

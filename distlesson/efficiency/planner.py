@@ -14,7 +14,8 @@ Rules, each a rejection reason (counted per config: layout x ZeRO stage x recomp
 * ``cp_seq``: 2 cp divides seq_len (the causal load-balanced split gives each rank two
   chunks, Llama 3 section 3.3.2);
 * ``batch``: whole micro-batches, round(sequences / (dp x micro_batch)) >= 1, within
-  ``batch_tolerance`` of the tokens asked for;
+  ``batch_tolerance`` of the tokens asked for (when that count is not a multiple of pp,
+  the nearest multiple within the tolerance is tried too, for interleaving);
 * ``memory``: the busiest GPU (:mod:`distlesson.memory.stages`, with its named overheads)
   within the GPU's memory.
 
@@ -180,6 +181,18 @@ class _Search:
                        f"(nearest: {m} micro-batches, {actual:.4g} tokens)")
         return m, None
 
+    def counts(self, dp: int, pp: int, m: int) -> tuple[int, ...]:
+        """The micro-batch counts to try for a layout: the nearest ``m``, and, when it is not
+        a multiple of pp, the nearest multiple within the tolerance too, so that an
+        interleaved schedule can be built (a batch of 16M tokens on Meta's dp 128 is 15.3
+        sequences per replica: 15, and 16 for pp 16)."""
+        if pp == 1 or m % pp == 0 or not self.interleave:
+            return (m,)
+        one_each = self.seq * self.micro_batch * dp
+        near = [k * pp for k in (m // pp, m // pp + 1) if k > 0
+                and abs(k * pp * one_each - self.tokens) <= self.tolerance * self.tokens]
+        return (m, *sorted(near, key=lambda k: abs(k * one_each - self.tokens))[:1])
+
     def schedules(self, pp: int, m: int) -> list[tuple[str, int]]:
         """1F1B, and interleaved 1F1B with v chunks when it can be built."""
         options = [("1f1b", 1)]
@@ -261,7 +274,9 @@ def plan(arch: Architecture, cluster: Cluster, *, seq_len: int, tokens_per_step:
                 for zero in zero_stages:
                     layout = Layout(dp=dp, tp=tp, pp=pp, cp=cp, zero=zero)
                     for recompute in recomputes:
-                        fitting = search.configs(layout, recompute, m, only_fitting=True)
+                        fitting = [c for count in search.counts(dp, pp, m)
+                                   for c in search.configs(layout, recompute, count,
+                                                           only_fitting=True)]
                         if not fitting:
                             reject("memory", f"{shape} zero={zero} recompute={recompute}: "
                                    f"more than {search.limit / 1e9:.0f} GB per GPU", 1)
@@ -289,5 +304,6 @@ def evaluate(arch: Architecture, cluster: Cluster, layout: Layout, *, seq_len: i
         raise ValueError(why)
     stages = (layout.zero,) if zero_stages is None else zero_stages
     found = [c for zero in stages for r in recomputes
-             for c in search.configs(replace(layout, zero=zero), r, m, only_fitting=False)]
+             for count in search.counts(layout.dp, layout.pp, m)
+             for c in search.configs(replace(layout, zero=zero), r, count, only_fitting=False)]
     return PlanResult(configs=_rank(found), memory_limit=search.limit)

@@ -46,10 +46,10 @@ def _render(notebook: str, options: dict[str, Any], toc_depth: int, root: str,
     from mkdocs_jupyter import convert
     from mkdocs_jupyter.plugin import _get_nb_toc_tokens
 
-    from distlesson.site.labs import stable_cell_ids
+    from distlesson.site.labs import reproducible_rendering
 
     try:
-        with stable_cell_ids():
+        with reproducible_rendering():
             body = convert.nb2html(notebook, **options)
         tokens, _title = _get_nb_toc_tokens(notebook, toc_depth)
     except Exception:  # the page renders it again and reports the failing cell

@@ -43,6 +43,7 @@ __all__ = [
     "lab_key",
     "nav_lab_names",
     "report_failures",
+    "reproducible_rendering",
     "reuse_rendering",
 ]
 
@@ -278,31 +279,47 @@ def lab_failure(error: Exception, *, src_uri: str, sources: Path) -> str:
 
 
 @contextlib.contextmanager
-def stable_cell_ids():
-    """Number a notebook's cells in order while it is read: nbformat gives each new cell a
-    random id, which the rendered page shows, so two builds of the same lab would differ."""
+def reproducible_rendering():
+    """Make a lab render the same bytes in every build, while it is read and run:
+
+    * number its cells in order: nbformat gives each new cell a random id, which the
+      rendered page shows;
+    * merge each cell's consecutive stdout (and stderr) pieces into one output: the kernel
+      sends what a cell prints in as many messages as its flushes happen to cut, more of
+      them on a loaded machine, and each message would be a box of its own on the page.
+      nbconvert's ``CoalesceStreamsPreprocessor`` does it, run after the execution, where
+      mkdocs-jupyter runs its own ``SubCell`` preprocessor."""
+    from mkdocs_jupyter import nbconvert2
+    from nbconvert.preprocessors import CoalesceStreamsPreprocessor
     from nbformat.v4 import nbbase
 
     counter = itertools.count(1)
-    random = nbbase.random_cell_id
+    random, slicer = nbbase.random_cell_id, nbconvert2.SubCell
+
+    class SliceThenCoalesce(slicer):
+        def preprocess(self, nb, resources):
+            nb, resources = super().preprocess(nb, resources)
+            return CoalesceStreamsPreprocessor().preprocess(nb, resources)
+
     nbbase.random_cell_id = lambda: f"cell-{next(counter)}"
+    nbconvert2.SubCell = SliceThenCoalesce
     try:
         yield
     finally:
-        nbbase.random_cell_id = random
+        nbbase.random_cell_id, nbconvert2.SubCell = random, slicer
 
 
 def report_failures(page, *, sources: Path) -> None:
     """Wrap the lab's ``page.render`` so that a failing cell stops the build with
     :func:`lab_failure`'s few lines instead of nbclient's traceback (and the cells get
-    stable ids, :func:`stable_cell_ids`)."""
+    stable ids and whole outputs, :func:`reproducible_rendering`)."""
     from mkdocs.exceptions import PluginError
 
     render = page.render
 
     def render_or_report(config, files) -> None:
         try:
-            with stable_cell_ids():
+            with reproducible_rendering():
                 render(config, files)
         except Exception as error:
             if not hasattr(error, "ename"):
