@@ -245,8 +245,8 @@ def test_every_placeholder_resolves_and_prose_has_no_digits():
 def test_figures_have_units():
     for name, (value, unit) in claim_figures().items():
         assert name.startswith("claim.")
-        assert unit in ("bytes", "count", "fraction", "bytes_per_param", "ratio", "usd",
-                        "flop_per_byte")
+        assert unit in ("bytes", "bytes_per_second", "count", "fraction", "bytes_per_param",
+                        "ratio", "usd", "flop_per_byte")
         assert math.isfinite(value)
 
 
@@ -432,3 +432,16 @@ def test_claims_page_shows_bounds_and_written_decimals():
     # only the lesson's binary slip is shown in MiB and GiB
     assert shown["claim.fa_layer_activations.source_per_layer"] == "64\u00a0MiB"
     assert "GiB" not in shown["claim.ca_widget_tp_traffic.computed"]
+
+
+def test_claims_page_shows_a_link_bandwidth_as_a_rate():
+    """A link's bandwidth is a rate in every language, never bare bytes: the Persian lesson's
+    NVLink figure is 900e9 bytes a second (both directions), InfiniBand NDR 400 Gb/s = 50e9
+    bytes a second, the one-way NVLink 4 figure 450e9."""
+    from distlesson.pages.claims_page import figures
+
+    shown = {(f.name, locale): f.render(locale) for f in figures() for locale in ("en", "fa")}
+    assert shown["claim.fa_nvlink_bandwidth.stated", "en"] == "900\u00a0GB/s"
+    assert shown["claim.fa_nvlink_bandwidth.computed", "en"] == "450\u00a0GB/s"
+    assert shown["claim.fa_nvlink_bandwidth.infiniband", "fa"] == "۵۰\u00a0گیگابایت بر ثانیه"
+    assert shown["claim.ca_link_bandwidths.stated", "fa"] == "۴۵۰\u00a0گیگابایت بر ثانیه"

@@ -106,6 +106,7 @@ def test_plain_formatter():
     assert format_figure(14, "count") == "14"
     assert format_figure(0.25, "fraction") == "25%"
     assert format_figure(10.03125, "bytes_per_param") == "10.03 bytes"
+    assert format_figure(450e9, "bytes_per_second") == "450 GB/s"  # NVLink 4, one way
     figures = {"claim.x.stated": (7e9, "count")}
     assert resolve_placeholders("a {{ claim.x.stated }} b", figures) == "a 7,000,000,000 b"
     with pytest.raises(ValueError, match=r"claim\.y\.stated"):

@@ -49,3 +49,11 @@ def test_two_authors_are_not_several():
     from distlesson.catalog.references import Reference
     with pytest.raises(ValueError, match="two authors"):
         Reference("x", "A", True, "T", "V", 2000, "u", second="B")
+
+
+def test_a_team_that_signs_with_a_comma_takes_the_persian_comma_in_persian():
+    """Meta's Llama 3 report is signed «Llama Team, AI @ Meta»: a Persian citation of it shows
+    no Latin comma, the other languages keep the signature as it is."""
+    texts = {figure.name: figure for figure in figures()}
+    assert texts["citep.llama3"].render("fa") == "Llama Team، AI @ Meta، ۲۰۲۴"
+    assert texts["citep.llama3"].render("en") == "Llama Team, AI @ Meta, 2024"

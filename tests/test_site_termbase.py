@@ -161,6 +161,16 @@ def test_every_concept_has_its_three_languages_and_a_note():
     ("fa", "<p>این‌جا</p>", "here"),
     ("fa", "<p>دو all-reduceِ گذر رو به جلو</p>", "latin-ezafe"),
     ("fa", '<svg><text>Korthikanti et al. (A100)</text></svg>', "latin-ezafe"),
+    # the native review of the experts, failures and communication chapters
+    ("fa", "<h2>گفته‌های منابع، محک‌خورده</h2>", "claims-heading"),
+    ("fa", "<p>درخت ممکن است بیش از ظرفیت مشترک باشد</p>", "oversubscription"),
+    ("fa", "<td>میان پادها با اشتراک بیش از ظرفیت، ۷ برابر</td>", "oversubscription"),
+    ("fa", "<h2>دو رژیم: تأخیر و پهنای باند</h2>", "regime"),
+    ("fa", "<p>یک مدل مرزی صدها هزار گام را طی می‌کند</p>", "frontier-model"),
+    ("fa", '<svg><text>بازهٔ یانگ</text></svg>', "young-daly"),
+    ("fa", "<p>بازهٔ دالی ۲۵۰ ثانیه است</p>", "young-daly"),
+    ("fa", "<p>یک زیان را با زیانی دیگر معاوضه می‌کند</p>", "cost"),
+    ("fa", "<p>با پاییدن زیان و نُرم گرادیان‌ها</p>", "monitoring"),
 ])
 def test_check_finds_a_planted_variant(locale, text, concept):
     found = termbase.forbidden_variants(termbase.visible_text(f"<article>{text}</article>"),
@@ -179,6 +189,8 @@ def test_check_finds_a_planted_variant(locale, text, concept):
     ("fa", "<p>۹۸۹ TFLOP بر ثانیه و ۲۹۵ FLOP بر بایت</p>"),
     ("fa", "<p>یک رک GB200 NVL72؛ ۸ MiB؛ کرنل هر بایت را می‌خواند؛ درس فارسی؛ جمع بزنید و"
            " جمع بزند؛ سطل (bucket)؛ کوئری‌های گروهی؛ یک‌سویه؛ تکرارشده (replicated)</p>"),
+    ("fa", "<h2>ادعاهای منابع، بررسی‌شده</h2><p>درخت فرااشتراکی؛ مدل‌های پیشرو؛ بازهٔ Young؛"
+           " میانگین زمان؛ تابع زیان؛ هزینهٔ توقف؛ پایش زیان؛ دو حالت</p>"),
 ])
 def test_check_leaves_the_chosen_terms_alone(locale, text):
     found = termbase.forbidden_variants(termbase.visible_text(f"<article>{text}</article>"),

@@ -45,8 +45,8 @@ class Reference:
         if self.second:
             conjunction = {"en": "and", "ca": "i", "fa": "و"}[locale]
             return f"{self.authors} {conjunction} {self.second}"
-        if not self.several:
-            return self.authors
+        if not self.several:  # a team that signs with a comma takes the Persian one in fa
+            return self.authors.replace(", ", "، ") if locale == "fa" else self.authors
         return f"{self.authors} و همکاران" if locale == "fa" else f"{self.authors} et al."
 
     def _year(self, locale: str) -> str:

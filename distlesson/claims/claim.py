@@ -27,10 +27,10 @@ from distlesson.site.prose_lint import typed_numbers
 __all__ = ["LOCALES", "RELATIONS", "UNITS", "Claim", "Figure", "Relation", "Unit",
            "place_value", "placeholders"]
 
-Unit = Literal["bytes", "count", "fraction", "bytes_per_param", "ratio", "usd",
-               "flop_per_byte"]
-UNITS: tuple[str, ...] = ("bytes", "count", "fraction", "bytes_per_param", "ratio", "usd",
-                          "flop_per_byte")
+Unit = Literal["bytes", "bytes_per_second", "count", "fraction", "bytes_per_param", "ratio",
+               "usd", "flop_per_byte"]
+UNITS: tuple[str, ...] = ("bytes", "bytes_per_second", "count", "fraction", "bytes_per_param",
+                          "ratio", "usd", "flop_per_byte")
 LOCALES: tuple[str, ...] = ("en", "ca", "fa")
 Relation = Literal["about", "at_most", "at_least", "more_than", "less_than"]
 RELATIONS: tuple[str, ...] = ("about", "at_most", "at_least", "more_than", "less_than")

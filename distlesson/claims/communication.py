@@ -92,38 +92,38 @@ def communication_claims() -> list[Claim]:
             ),
         ),
         Claim(
-            id="fa_nvlink_bandwidth", source="fa: tensor parallelism", unit="bytes",
+            id="fa_nvlink_bandwidth", source="fa: tensor parallelism",
+            unit="bytes_per_second",
             stated=900e9, chapter="communication",
             computed=lambda: get_interconnect("nvlink4").bandwidth,
-            statement={"en": "NVLink moves {{ claim.fa_nvlink_bandwidth.stated }} per second "
+            statement={"en": "NVLink moves {{ claim.fa_nvlink_bandwidth.stated }} "
                        "between the GPUs of a node, InfiniBand about "
-                       "{{ claim.fa_nvlink_bandwidth.infiniband }} per second between "
-                       "nodes."},
+                       "{{ claim.fa_nvlink_bandwidth.infiniband }} between nodes."},
             why={"en": "The NVLink figure is NVIDIA's for the H100, the sum of both "
                  "directions. A collective's time is set by what one GPU sends, one way: "
-                 "{{ claim.fa_nvlink_bandwidth.computed }} per second, the figure this "
+                 "{{ claim.fa_nvlink_bandwidth.computed }}, the figure this "
                  "course uses. The InfiniBand figure beside it is already one way, so the "
                  "lesson compares the two links in different conventions, and the gap "
                  "looks twice as wide as it is."},
             extras=(Figure("infiniband", lambda: get_interconnect("ib-ndr").bandwidth,
-                           "bytes"),),
+                           "bytes_per_second"),),
         ),
         Claim(
             id="ca_link_bandwidths", source="ca §2 (tensor parallelism's traffic)",
-            unit="bytes", stated=450e9, chapter="communication",
+            unit="bytes_per_second", stated=450e9, chapter="communication",
             computed=lambda: get_interconnect("nvlink4").bandwidth,
-            statement={"en": "NVLink 4 moves {{ claim.ca_link_bandwidths.stated }} per second "
-                       "inside a node; InfiniBand NDR, "
-                       "{{ claim.ca_link_bandwidths.infiniband }} per second between nodes."},
+            statement={"en": "NVLink 4 moves {{ claim.ca_link_bandwidths.stated }} inside a "
+                       "node; InfiniBand NDR, {{ claim.ca_link_bandwidths.infiniband }} "
+                       "between nodes."},
             why={"en": "Both are datasheet figures for one GPU in one direction, the "
                  "convention that sets a collective's time, and both agree with the catalog. "
                  "No collective reaches them: on a published measurement of eight H100s, the "
                  "model gives a one-gibibyte all-reduce a bus bandwidth of "
-                 "{{ claim.ca_link_bandwidths.achieved }} per second, "
+                 "{{ claim.ca_link_bandwidths.achieved }}, "
                  "{{ claim.ca_link_bandwidths.share }} of NVLink's."},
             extras=(Figure("infiniband", lambda: get_interconnect("ib-ndr").bandwidth,
-                           "bytes"),
-                    Figure("achieved", lambda: _gib_all_reduce().busbw, "bytes"),
+                           "bytes_per_second"),
+                    Figure("achieved", lambda: _gib_all_reduce().busbw, "bytes_per_second"),
                     Figure("share", lambda: _gib_all_reduce().busbw
                            / get_interconnect("nvlink4").bandwidth, "fraction")),
         ),

@@ -117,6 +117,8 @@ def format_figure(value: float, unit: str) -> str:
             if abs(value) >= scale:
                 return f"{value / scale:,.4g} {symbol}"
         return f"{value:,.0f} bytes"
+    if unit == "bytes_per_second":  # a link's bandwidth
+        return f"{value / GB:,.4g} GB/s"
     if unit == "count":
         return f"{value:,.0f}" if value == int(value) else f"{value:,.4g}"
     if unit == "fraction":
@@ -129,8 +131,8 @@ def format_figure(value: float, unit: str) -> str:
         return f"${value / 1e6:,.4g}M"
     if unit == "flop_per_byte":
         return f"{value:,.4g} FLOP/byte"
-    raise ValueError(f"unit={unit!r}; allowed: bytes, count, fraction, bytes_per_param, ratio, "
-                     "usd, flop_per_byte")
+    raise ValueError(f"unit={unit!r}; allowed: bytes, bytes_per_second, count, fraction, "
+                     "bytes_per_param, ratio, usd, flop_per_byte")
 
 
 def resolve_placeholders(text: str, figures: Mapping[str, tuple[float, str]]) -> str:

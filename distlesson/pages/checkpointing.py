@@ -19,7 +19,7 @@ from distlesson.pages.savings_labels import CKPT_LABELS, GROUPS, TERMS
 from distlesson.render.figure import Figure
 from distlesson.render.lines import loglog_lines
 from distlesson.render.measured import measured
-from distlesson.render.numbers import format_number, format_percent, format_quantity
+from distlesson.render.numbers import format_number, format_percent, format_quantity, list_comma
 from distlesson.render.tables import Table, markdown_table
 from distlesson.transformer import (
     MODES,
@@ -158,7 +158,7 @@ def formula_table(locale: str) -> str:
     rows = []
     for row in formula_vs_count(seq_len=SEQ_LEN, micro_batch=BATCH):
         term = row.term if locale == "en" else TERMS[row.term][locale]
-        counted = ", ".join(f"`{name}`" for name in row.counted) or "—"
+        counted = list_comma(locale).join(f"`{name}`" for name in row.counted) or "—"
         rows.append((GROUPS[row.group][locale], term,
                      format_quantity(row.paper_bytes, "B", locale), counted,
                      format_quantity(row.counted_bytes, "B", locale)))

@@ -64,6 +64,11 @@ def _figure(name: str, value: float, unit: str, *, precision: float | None = Non
             return Figure(name, value, "GB", digits=written(1e9, round(value / 1e9, 9)))
         whole = value >= 100e9 or float(value / 1e9).is_integer()
         return Figure(name, value, "GB", digits=0 if whole else 1 if value >= 1e9 else 2)
+    if unit == "bytes_per_second":  # a link's bandwidth: a rate, never bare bytes (900 GB/s)
+        if stated:
+            return Figure(name, value, "GB/s", digits=written(1e9, round(value / 1e9, 9)))
+        whole = value >= 100e9 or float(value / 1e9).is_integer()
+        return Figure(name, value, "GB/s", digits=0 if whole else 1)
     if unit == "fraction":
         # as written in the source (27.3 %), and computed shares to a tenth unless whole
         percent = round(value * 100, 9)

@@ -134,6 +134,9 @@ def topology_table(locale: str) -> str:
     """The NVLink domains and fabrics of the catalog: GPUs, bandwidth per GPU, a note."""
     llama = get_fabric("llama3-roce")
     ratio = format_quantity(llama.oversubscription, "x", locale)
+    if locale == "fa":  # Persian states an oversubscription as a ratio, «۷ به ۱», not «۷ برابر»
+        ratio = (f"{format_number(llama.oversubscription, locale)} به "
+                 f"{format_number(1, locale)}")
     rows = (
         (_label("domain_hgx", locale), format_number(get_domain("hgx-h100").gpus, locale),
          _per_gpu(get_domain("hgx-h100").bandwidth, locale), _label("note_hgx", locale)),

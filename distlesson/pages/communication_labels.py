@@ -57,7 +57,7 @@ LABELS: dict[str, dict[str, str]] = {
                       "fa": "بدون انسداد: پهنای باند درگاه در هر اندازه‌ای"},
     "note_llama": {"en": "full bandwidth within a pod; across pods oversubscribed, {x}",
                    "ca": "amplada completa dins d'un pod; entre pods, sobresubscrit, {x}",
-                   "fa": "پهنای باند کامل درون یک پاد؛ میان پادها با اشتراک بیش از ظرفیت، {x}"},
+                   "fa": "پهنای باند کامل درون یک پاد؛ میان پادها فرااشتراک {x}"},
     # the topology diagram
     "diagram_title": {"en": "Two servers of a rail-optimised cluster",
                       "ca": "Dos servidors d'un clúster optimitzat per rails",

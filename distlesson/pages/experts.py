@@ -82,12 +82,14 @@ def params_table(locale: str) -> str:
     columns = []
     for m in MOE_MODELS.values():
         attention = w("mla" if isinstance(m.attention, LatentAttention) else "gqa")
+        # a right-to-left cell on a Persian page, its Latin part isolated: «۲۵۶، top-۸»
+        # reads from the right as the header does (experts first), and «top-۸» stays whole
         top_k = (f"{format_number(m.routed_experts, locale)}{list_comma(locale)}"
-                 f"top-{format_number(m.experts_per_token, locale)}")
+                 + ltr(f"top-{format_number(m.experts_per_token, locale)}", locale))
         columns.append((
             attention,
             f"{format_number(m.dense_layers, locale)} + {format_number(m.moe_layers, locale)}",
-            ltr(top_k, locale) if locale == "fa" else top_k,
+            top_k,
             format_number(m.shared_experts, locale),
             _params(m.num_params, locale, 2), _params(m.active_params, locale, 2),
             _params(m.active_params_with_embedding, locale, 2),
@@ -97,8 +99,9 @@ def params_table(locale: str) -> str:
     # one column per model, a row per quantity: ten columns did not fit the text column in
     # Catalan and Persian
     labels = (w("attention"), w("layers"), w("experts"), w("shared"), w("total"),
-              f'{w("active")}, {w("without_embedding")}',
-              f'{w("active")}, {w("with_embedding")}', w("published"), w("share"))
+              f'{w("active")}{list_comma(locale)}{w("without_embedding")}',
+              f'{w("active")}{list_comma(locale)}{w("with_embedding")}', w("published"),
+              w("share"))
     rows = tuple((label, *(column[i] for column in columns)) for i, label in enumerate(labels))
     headers = (w("model"), *(m.display_name for m in MOE_MODELS.values()))
     return markdown_table(Table(headers, rows, (False, *(True for _ in columns))), locale)
@@ -146,8 +149,9 @@ def all_to_all_table(locale: str) -> str:
             where = w("nodes", k=format_number(ep // node.gpus_per_node, locale),
                       link=get_interconnect("ib-ndr").display_name)
         fmt = "fp8" if workload.dispatch_bytes < 2 else "bf16"
-        case = f"{arch.display_name}, ep = {format_number(ep, locale)}"
-        rows.append((ltr(case, locale), where,
+        case = (ltr(arch.display_name, locale) + list_comma(locale)
+                + ltr(f"ep = {format_number(ep, locale)}", locale))
+        rows.append((case, where,
                      f"{fmt}: {format_quantity(dispatch, 'ms', locale, digits=2)}",
                      f"bf16: {format_quantity(combine, 'ms', locale, digits=2)}",
                      format_quantity(volume, "MB", locale, digits=1),

@@ -24,7 +24,7 @@ LABELS: dict[str, dict[str, str]] = {
     "without_embedding": {"en": "without the input embedding",
                           "ca": "sense l'embedding d'entrada", "fa": "بدون embedding ورودی"},
     # the memory table
-    "state": {"en": "Per GPU", "ca": "Per GPU", "fa": "برای هر GPU"},
+    "state": {"en": "Per GPU", "ca": "Per GPU", "fa": "حالت‌ها، برای هر GPU"},
     "dense": {"en": "Dense parameters", "ca": "Paràmetres densos", "fa": "پارامترهای چگال"},
     "routed": {"en": "Routed experts", "ca": "Experts encaminats",
                "fa": "متخصص‌های مسیریابی‌شده"},
@@ -40,11 +40,11 @@ LABELS: dict[str, dict[str, str]] = {
                     "fa": "فعال‌سازی‌ها (کران پایین)"},
     "gpu_total": {"en": "total", "ca": "total", "fa": "جمع"},
     # the all-to-all table
-    "case": {"en": "Case", "ca": "Cas", "fa": "حالت"},
-    "where": {"en": "Where", "ca": "On", "fa": "کجا"},
+    "case": {"en": "Case", "ca": "Cas", "fa": "مورد"},
+    "where": {"en": "Where", "ca": "On", "fa": "محل اجرا"},
     "dispatch": {"en": "Dispatch", "ca": "Enviament", "fa": "ارسال"},
     "combine": {"en": "Combine", "ca": "Recollida", "fa": "بازگرداندن"},
-    "bytes": {"en": "Bytes per GPU", "ca": "Bytes per GPU", "fa": "بایت برای هر GPU"},
+    "bytes": {"en": "Bytes per GPU", "ca": "Bytes per GPU", "fa": "حجم ارسالی هر GPU"},
     "time": {"en": "Time", "ca": "Temps", "fa": "زمان"},
     "one_node": {"en": "one node, {link}", "ca": "un node, {link}", "fa": "یک گره، {link}"},
     "nodes": {"en": "{k} nodes, {link}", "ca": "{k} nodes, {link}", "fa": "{k} گره، {link}"},

@@ -57,7 +57,7 @@ _WORDS = {
            "fa": "GPUهای متخصص (ep)"},
     "capacity": {"en": "Capacity factor", "ca": "Factor de capacitat", "fa": "ضریب ظرفیت"},
     "dropless": {"en": "none (dropless)", "ca": "cap (sense descartar)",
-                 "fa": "هیچ (بدون حذف)"},
+                 "fa": "نامحدود (بدون حذف)"},
     "experts": {"en": "Experts per GPU and layer", "ca": "Experts per GPU i capa",
                 "fa": "متخصص در هر GPU و لایه"},
     "bytes": {"en": "All-to-all per GPU and layer", "ca": "All-to-all per GPU i capa",
@@ -72,10 +72,10 @@ _WORDS = {
     "no": {"en": "no", "ca": "no", "fa": "خیر"},
     "not_experts": {"en": "not a layout: ep must divide the {n} experts",
                     "ca": "no és possible: ep ha de dividir els {n} experts",
-                    "fa": "ممکن نیست: ep باید بر {n} متخصص بخش‌پذیر باشد"},
+                    "fa": "ممکن نیست: {n} متخصص باید بر ep بخش‌پذیر باشد"},
     "not_stage": {"en": "not a layout: ep must divide the {n} GPUs of a stage",
                   "ca": "no és possible: ep ha de dividir les {n} GPU d'una etapa",
-                  "fa": "ممکن نیست: ep باید بر {n} GPU یک مرحله بخش‌پذیر باشد"},
+                  "fa": "ممکن نیست: {n} GPU یک مرحله باید بر ep بخش‌پذیر باشد"},
     "dash": {"en": "—", "ca": "—", "fa": "—"},
 }
 _NAMES = {"deepseek-v3": "DeepSeek-V3", "mixtral-8x7b": "Mixtral 8x7B"}

@@ -42,7 +42,7 @@ _L: dict[str, dict[str, str]] = {
     "subnormal": {"en": "Smallest subnormal", "ca": "Subnormal més petit",
                   "fa": "کوچک‌ترین عدد زیرنرمال"},
     "spacing": {"en": "Spacing above one", "ca": "Separació per sobre d'u",
-                "fa": "فاصله بالای یک"},
+                "fa": "فاصلهٔ مقدارها بالای یک"},
     "outlier": {"en": "Outlier (× std)", "ca": "Valor atípic (× desv.)",
                 "fa": "مقدار پرت (× انحراف معیار)"},
     "per_tensor": {"en": "e4m3, per tensor", "ca": "e4m3, per tensor", "fa": "e4m3، هر تنسور"},

@@ -562,14 +562,13 @@ CLAIMS.update({
     "fa_nvlink_bandwidth": {
         "source": "paral·lelisme de tensors",
         "statement": (
-            "NVLink mou {{ claim.fa_nvlink_bandwidth.stated }} per segon entre les GPU d'un "
-            "node, i InfiniBand, uns {{ claim.fa_nvlink_bandwidth.infiniband }} per segon "
-            "entre nodes."
+            "NVLink mou {{ claim.fa_nvlink_bandwidth.stated }} entre les GPU d'un "
+            "node, i InfiniBand, uns {{ claim.fa_nvlink_bandwidth.infiniband }} entre nodes."
         ),
         "why": (
             "La xifra d'NVLink és la que NVIDIA dona per a l'H100: la suma dels dos sentits. "
             "El temps d'una operació col·lectiva el fixa el que una GPU envia en un sol "
-            "sentit: {{ claim.fa_nvlink_bandwidth.computed }} per segon, la xifra que fa "
+            "sentit: {{ claim.fa_nvlink_bandwidth.computed }}, la xifra que fa "
             "servir aquest curs. La d'InfiniBand ja és d'un sol sentit, de manera que la "
             "lliçó compara els dos enllaços amb convencions diferents, i la distància entre "
             "tots dos sembla el doble del que és."
@@ -578,15 +577,15 @@ CLAIMS.update({
     "ca_link_bandwidths": {
         "source": "§2 (el trànsit del paral·lelisme de tensors)",
         "statement": (
-            "NVLink 4 mou {{ claim.ca_link_bandwidths.stated }} per segon dins d'un node; "
-            "InfiniBand NDR, {{ claim.ca_link_bandwidths.infiniband }} per segon entre nodes."
+            "NVLink 4 mou {{ claim.ca_link_bandwidths.stated }} dins d'un node; "
+            "InfiniBand NDR, {{ claim.ca_link_bandwidths.infiniband }} entre nodes."
         ),
         "why": (
             "Totes dues són xifres de catàleg per a una GPU i un sol sentit, la convenció que "
             "fixa el temps d'una operació col·lectiva, i totes dues coincideixen amb el "
             "catàleg. Cap col·lectiva no les assoleix: ajustat a una mesura publicada de vuit "
             "H100, el model dona a un all-reduce d'un gibibyte una amplada de bus de "
-            "{{ claim.ca_link_bandwidths.achieved }} per segon, el "
+            "{{ claim.ca_link_bandwidths.achieved }}, el "
             "{{ claim.ca_link_bandwidths.share }} de la d'NVLink."
         ),
     },

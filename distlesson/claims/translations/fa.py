@@ -309,7 +309,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             " می‌گیرد."
         ),
         "why": (
-            "محاسبهٔ دوبارهٔ گذر رو به جلو یک گذر رو به جلوی دیگر به گامی می‌افزاید که از یک"
+            "بازمحاسبهٔ گذر رو به جلو یک گذر رو به جلوی دیگر به گامی می‌افزاید که از یک"
             " گذر رو به جلو و یک گذر رو به عقبِ دو برابر پرهزینه‌تر تشکیل شده است:"
             " {{ claim.ca_recompute_thirty.computed }} کار بیشتر، که منبع آن را گرد کرده است."
             " زمانی که روی مدل کوچک این دوره اندازه گرفته شده متفاوت است، همان‌طور که فصل نشان"
@@ -338,8 +338,8 @@ CLAIMS: dict[str, dict[str, str]] = {
             "لغزشی در واحد: جملهٔ بعدی خود منبع برای {{ claim.fa_layer_activations.layers }}"
             " لایه {{ claim.fa_layer_activations.source_total }} می‌دهد، یعنی"
             " {{ claim.fa_layer_activations.source_per_layer }} برای هر لایه: مگابایت، نه"
-            " گیگابایت. فرمول Korthikanti و همکاران برای همین لایه بدون محاسبهٔ دوباره"
-            " {{ claim.fa_layer_activations.computed }} می‌دهد و با محاسبهٔ دوبارهٔ انتخابی"
+            " گیگابایت. فرمول Korthikanti و همکاران برای همین لایه بدون بازمحاسبه"
+            " {{ claim.fa_layer_activations.computed }} می‌دهد و با بازمحاسبهٔ انتخابی"
             " {{ claim.fa_layer_activations.selective }}."
         ),
     },
@@ -536,14 +536,14 @@ CLAIMS.update({
     "fa_nvlink_bandwidth": {
         "source": "موازی‌سازی تنسوری",
         "statement": (
-            "NVLink میان GPUهای یک گره در هر ثانیه {{ claim.fa_nvlink_bandwidth.stated }}"
+            "NVLink میان GPUهای یک گره {{ claim.fa_nvlink_bandwidth.stated }} داده"
             " جابه‌جا می‌کند و InfiniBand میان گره‌ها حدود"
-            " {{ claim.fa_nvlink_bandwidth.infiniband }} بر ثانیه."
+            " {{ claim.fa_nvlink_bandwidth.infiniband }}."
         ),
         "why": (
             "عدد NVLink همان عددی است که NVIDIA برای H100 می‌دهد: مجموع هر دو جهت. زمان یک"
             " عملیات جمعی را آنچه یک GPU در یک جهت می‌فرستد تعیین می‌کند:"
-            " {{ claim.fa_nvlink_bandwidth.computed }} بر ثانیه، عددی که این دوره به کار"
+            " {{ claim.fa_nvlink_bandwidth.computed }}، عددی که این دوره به کار"
             " می‌برد. عدد InfiniBand در کنار آن از پیش یک‌سویه است، پس درس فارسی دو پیوند را با دو"
             " قرارداد متفاوت مقایسه می‌کند و فاصلهٔ آن‌ها دو برابرِ واقعیت به نظر می‌رسد."
         ),
@@ -551,9 +551,8 @@ CLAIMS.update({
     "ca_link_bandwidths": {
         "source": "بخش دوم (ترافیک موازی‌سازی تنسوری)",
         "statement": (
-            "NVLink 4 درون یک گره در هر ثانیه {{ claim.ca_link_bandwidths.stated }} جابه‌جا"
-            " می‌کند و InfiniBand NDR میان گره‌ها {{ claim.ca_link_bandwidths.infiniband }}"
-            " بر ثانیه."
+            "NVLink 4 درون یک گره {{ claim.ca_link_bandwidths.stated }} داده جابه‌جا"
+            " می‌کند و InfiniBand NDR میان گره‌ها {{ claim.ca_link_bandwidths.infiniband }}."
         ),
         "why": (
             "هر دو عدد از برگهٔ مشخصات‌اند، برای یک GPU و در یک جهت، همان قراردادی که زمان"
@@ -561,7 +560,7 @@ CLAIMS.update({
             " دارند. هیچ عملیات جمعی"
             " به آن‌ها نمی‌رسد: مدلی که بر یک اندازه‌گیری منتشرشده روی هشت H100 تنظیم شده،"
             " برای all-reduce یک گیبی‌بایتی پهنای باند گذرگاه"
-            " {{ claim.ca_link_bandwidths.achieved }} بر ثانیه می‌دهد، یعنی"
+            " {{ claim.ca_link_bandwidths.achieved }} می‌دهد، یعنی"
             " {{ claim.ca_link_bandwidths.share }} از پهنای باند NVLink."
         ),
     },
@@ -809,7 +808,7 @@ for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
 # فصل «ترکیب متخصص‌ها».
 CLAIMS.update({
     "ca_ep_all_to_all": {
-        "source": "بخش ۲٫۵",
+        "source": "بخش دوم، زیربخش پنجم",
         "statement": (
             "موازی‌سازی متخصص‌ها متخصص‌های یک MoE را تقسیم می‌کند و در هر لایه به یک"
             " all-to-all نیاز دارد."
@@ -829,7 +828,8 @@ CLAIMS.update({
             " آموزش چگال خوب به شمار می‌آید، عادی است."
         ),
         "why": (
-            "گزارش DeepSeek-V3 به {{ claim.ca_moe_mfu.computed }} از اوج bf16 H800 می‌رسد"
+            "بنا بر گزارش DeepSeek-V3، MFU آن به {{ claim.ca_moe_mfu.computed }} از اوج bf16"
+            " در H800 می‌رسد"
             " (شش FLOP برای هر پارامتر فعال و هر توکن، تقسیم بر ساعت‌های GPU پیش‌آموزش):"
             " درست زیر این مرز. اما ضرب‌های ماتریسی‌اش با fp8 انجام می‌شد که اوجش دو برابر"
             " است: نسبت به آن اوج، {{ claim.ca_moe_mfu.fp_eight }}. همان‌طور که منبع می‌گوید"
@@ -858,7 +858,7 @@ CLAIMS["ca_failures_daily"] = {
                   "روزانه است."),
     "why": ("{{ claim.ca_failures_daily.gpus }} GPU آموزش Llama 3 در "
             "{{ claim.ca_failures_daily.days }} روز {{ claim.ca_failures_daily.hardware }} "
-            "توقف با ریشهٔ GPU، میزبان یا شبکه داشتند: روزی "
-            "{{ claim.ca_failures_daily.computed }} بار. پس روزانه است و بیش از آن: چند بار در "
-            "روز."),
+            "توقف با منشأ GPU، میزبان یا شبکه داشتند: روزی "
+            "{{ claim.ca_failures_daily.computed }} بار. پس رویدادی روزانه است، و حتی بیش از "
+            "آن: چند بار در روز."),
 }
