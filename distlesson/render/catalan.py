@@ -18,6 +18,8 @@ from distlesson.render.html_text import map_text
 __all__ = ["elide", "elide_html", "feminine_article", "starts_with_vowel"]
 
 _BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
+# the same numbers spelled in words (distlesson.render.numbers.spell_number): «d'una»
+_BEFORE_WORD = re.compile(r"\b([dD])e\s+(u|un|una|onze)\b")
 
 
 def starts_with_vowel(integer: int) -> bool:
@@ -60,8 +62,9 @@ def _replace(found: re.Match) -> str:
 
 
 def elide(text: str) -> str:
-    """``text`` with «de N» and «del N» elided where N is read with a vowel first."""
-    return _BEFORE_NUMBER.sub(_replace, text)
+    """``text`` with «de N» and «del N» elided where N is read with a vowel first, and «de»
+    before the words «u», «un», «una», «onze»."""
+    return _BEFORE_WORD.sub(r"\1'\2", _BEFORE_NUMBER.sub(_replace, text))
 
 
 def elide_html(html: str) -> str:

@@ -456,9 +456,9 @@ CLAIMS: dict[str, dict[str, str]] = {
             "Meta declara {{ claim.fa_cost_llama.gpu_hours }} hores de GPU H100 per a aquest "
             "entrenament; al preu que la lliçó fixa per a cada hora d'una H100, això fa "
             "{{ claim.fa_cost_llama.computed }}. A partir dels FLOP de l'article i de l'MFU que "
-            "declara, l'estimació és més baixa, de {{ claim.fa_cost_llama.low }} a "
-            "{{ claim.fa_cost_llama.high }}: les hores de GPU inclouen més coses que "
-            "l'entrenament final amb la millor utilització."
+            "declara, l'estimació és més baixa, "
+            "{{ claim.fa_cost_llama.low | to claim.fa_cost_llama.high }}: les hores de GPU "
+            "inclouen més coses que l'entrenament final amb la millor utilització."
         ),
     },
     "fa_cost_deepseek": {
@@ -736,8 +736,8 @@ CLAIMS.update({
             "Descarregar els estats de l'optimitzador a la CPU permet entrenar un model de "
             "{{ claim.fa_offload_gpus.params }} de paràmetres amb "
             "{{ claim.fa_offload_gpus.stated }} GPU en lloc de "
-            "{{ claim.fa_offload_gpus.source_without }}, amb passos de l'optimitzador entre un "
-            "{{ claim.fa_offload_gpus.slow_low }} i un {{ claim.fa_offload_gpus.slow_high }} "
+            "{{ claim.fa_offload_gpus.source_without }}, amb passos de l'optimitzador "
+            "{{ claim.fa_offload_gpus.slow_low | to claim.fa_offload_gpus.slow_high }} "
             "més lents."
         ),
         "why": (
