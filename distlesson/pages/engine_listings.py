@@ -48,7 +48,7 @@ COMMENTS: dict[str, dict[str, str]] = {
     },
     "the f operator: replicate the input once, for gate and up together": {
         "ca": "l'operador f: replica l'entrada una sola vegada, per a gate i up alhora",
-        "fa": "عملگر f: ورودی یک بار برای gate و up با هم تکثیر می‌شود",
+        "fa": "عملگر f: ورودی یک بار برای gate و up با هم تکرار می‌شود",
     },
     "(N, h), every rank the whole sum (RowwiseParallel)": {
         "ca": "(N, h), la suma sencera a cada rang (RowwiseParallel)",

@@ -56,7 +56,7 @@ _PERSIAN_DIGITS = str.maketrans("0123456789%", "۰۱۲۳۴۵۶۷۸۹٪")
 # (bytes, parameters, plain numbers) and divided by the scale when shown.
 UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "": (1.0, {"en": "", "ca": "", "fa": ""}),
-    "B": (1.0, {"en": "B", "ca": "B", "fa": "بایت"}),
+    "B": (1.0, {"en": "B", "ca": "bytes", "fa": "بایت"}),  # Catalan «B» reads as billions
     "bytes": (1.0, {"en": "bytes", "ca": "bytes", "fa": "بایت"}),
     "MB": (1e6, {"en": "MB", "ca": "MB", "fa": "مگابایت"}),
     "GB": (1e9, {"en": "GB", "ca": "GB", "fa": "گیگابایت"}),
