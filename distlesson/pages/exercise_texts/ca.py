@@ -373,7 +373,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "comm-where": {
         "title": "Quin trànsit va per on",
         "question": (
-            "Un clúster té servidors de {{ comm.node_gpus }} H100 units per NVLink "
+            "Un clúster té servidors de {{ comm.node_gpus | words_f }} H100 connectades per NVLink "
             "({{ comm.nvlink }} per GPU en cada sentit) i un port InfiniBand per GPU entre "
             "servidors ({{ comm.ib }})."),
         "comm-where": (
@@ -387,7 +387,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "la xarxa. El de dades redueix els gradients un cop per pas, i la reducció de "
             "cada cubell se solapa amb la resta del backward: un enllaç més lent costa poc "
             "mentre la reducció d'un cubell duri menys que el càlcul que produeix el "
-            "següent. En el pas de Llama 3.1 405B, el trànsit exposat del paral·lelisme de "
+            "següent. En el pas de Llama 3.1 405B, el trànsit no amagat del paral·lelisme de "
             "tensors és de {{ comm.tp_exposed }} fins i tot sobre NVLink."),
     },
     "moe-active": {
