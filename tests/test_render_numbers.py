@@ -190,3 +190,12 @@ def test_range_of_fractions_is_in_percent(locale, expected):
 def test_range_refuses_a_reversed_range():
     with pytest.raises(ValueError, match="low=5 must not exceed high=3"):
         format_range(5, 3, "", "en")
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    # Catalan writes the word: «B» after a number also reads as billions there (70B)
+    [("en", "848\u00a0B"), ("ca", "848\u00a0bytes"), ("fa", "۸۴۸\u00a0بایت")],
+)
+def test_bytes_without_a_prefix(locale, expected):
+    assert format_quantity(848, "B", locale) == expected
