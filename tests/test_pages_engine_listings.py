@@ -11,7 +11,7 @@ from distlesson.pages import engine_lab
 from distlesson.pages.engine_listings import COMMENTS, listing_texts, localise_listing
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-_CALL = re.compile(r'engine_lab\.excerpt\("([a-z_.]+)"(?:, locale="([a-z]+)")?\)')
+_CALL = re.compile(r'engine_lab\.excerpt\("([a-z_.]+)", locale="([a-z]+)"\)')
 
 
 def _shown() -> dict[str, set[tuple[str, str]]]:
@@ -28,7 +28,7 @@ def test_each_page_asks_for_its_own_language():
     shown = _shown()
     functions = {name for name, _ in shown["en"]}
     assert len(functions) == 3  # DDP's hook, the tensor-parallel pass, the pipeline recorder
-    for locale in ("ca", "fa"):
+    for locale in ("en", "ca", "fa"):
         assert shown[locale] == {(name, locale) for name in functions}
 
 
