@@ -66,3 +66,15 @@ def test_shape_comments_and_pragmas():
     assert "type: ignore" not in localise_listing(source, "en")
     with pytest.raises(ValueError, match=r"'Double it\.' has no ca text"):
         localise_listing(source, "ca")
+
+
+def test_persian_comments_read_right_to_left_inside_the_code():
+    """Each Persian line sits in a right-to-left isolate (U+2067 ... U+2069), so that its
+    words keep their order between the code's left-to-right tokens."""
+    for name, _ in _shown()["fa"]:
+        for line in engine_lab.excerpt(name, "fa").splitlines():
+            persian = re.search(r"[\u0600-\u06ff]", line)
+            if persian:
+                start, end = line.index("\u2067"), line.index("\u2069")
+                assert start < persian.start() < end, (name, line)
+        assert "\u2067" not in engine_lab.excerpt(name, "ca")  # only where it is needed

@@ -2,8 +2,9 @@
 
 The engine's source keeps its English comments; a Catalan or Persian page shows the same
 code with each comment and docstring taken from :data:`COMMENTS`, so that a reader does not
-meet English in the middle of the page. Tool pragmas (``# type: ignore[...]``) say nothing
-to a reader and are dropped in every language. A comment that is only a shape, ``# (N, h)``,
+meet English in the middle of the page; a Persian comment sits in a right-to-left isolate,
+so that it reads in its own order inside the left-to-right code. Tool pragmas
+(``# type: ignore[...]``) say nothing to a reader and are dropped in every language. A comment that is only a shape, ``# (N, h)``,
 reads the same everywhere. tests/test_pages_engine_lab.py checks that every comment of
 every listing the pages show has its translation, and that no translation is left over.
 """
@@ -14,6 +15,7 @@ import io
 import re
 import tokenize
 
+from distlesson.render.bidi import isolate
 from distlesson.render.numbers import check_locale
 
 __all__ = ["COMMENTS", "PRAGMA", "SHAPE", "listing_texts", "localise_listing"]
@@ -47,11 +49,11 @@ COMMENTS: dict[str, dict[str, str]] = {
         "fa": "(عملیات جمعی forward، عملیات جمعی backward، خروجی، گرادیان ورودی) در یک گذر.",
     },
     "the f operator: replicate the input once, for gate and up together": {
-        "ca": "l'operador f: replica l'entrada una sola vegada, per a gate i up alhora",
+        "ca": "l'operador f: replica l'entrada un sol cop, per a gate i up",
         "fa": "عملگر f: ورودی یک بار برای gate و up با هم تکرار می‌شود",
     },
     "(N, h), every rank the whole sum (RowwiseParallel)": {
-        "ca": "(N, h), la suma sencera a cada rang (RowwiseParallel)",
+        "ca": "(N, h), tota la suma a cada rang (RowwiseParallel)",
         "fa": "(N, h)، کل مجموع در هر رنک (RowwiseParallel)",
     },
     # pipeline._record
@@ -86,10 +88,11 @@ def _translate(text: str, locale: str) -> str:
     if SHAPE.fullmatch(key):
         return text.strip()
     try:
-        return COMMENTS[key][locale]
+        lines = COMMENTS[key][locale].split("\n")
     except KeyError:
         raise ValueError(f"listing comment {key!r} has no {locale} text in "
                          "distlesson/pages/engine_listings.py") from None
+    return "\n".join(isolate(line, locale) for line in lines)
 
 
 def localise_listing(source: str, locale: str) -> str:

@@ -457,7 +457,7 @@ TEXTS.update({
             "L'MTBF baixa com la inversa del nombre de GPU: els {{ fail.mtbf_s }} de Llama 3 "
             "amb {{ fail.gpus }} GPU esdevenen, amb {{ ex.fail_ex_gpus }}, "
             "**{{ ex.fail_mtbf }}**."),
-        "fail-young": "Quin és l'interval de punt de control de Young, en segons?",
+        "fail-young": "Quin és l'interval de Young entre punts de control, en segons?",
         "fail-young.answer": (
             "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
             "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
