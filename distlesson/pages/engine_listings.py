@@ -4,9 +4,10 @@ The engine's source keeps its English comments; a Catalan or Persian page shows 
 code with each comment and docstring taken from :data:`COMMENTS`, so that a reader does not
 meet English in the middle of the page; a Persian comment sits in a right-to-left isolate,
 so that it reads in its own order inside the left-to-right code. Tool pragmas
-(``# type: ignore[...]``) say nothing to a reader and are dropped in every language. A comment that is only a shape, ``# (N, h)``,
-reads the same everywhere. tests/test_pages_engine_lab.py checks that every comment of
-every listing the pages show has its translation, and that no translation is left over.
+(``# type: ignore[...]``) say nothing to a reader and are dropped in every language. A
+comment that is only a shape, ``# (N, h)``, reads the same everywhere.
+tests/test_pages_engine_listings.py checks that every comment of every listing the pages
+show has its translation, and that no translation is left over.
 """
 
 from __future__ import annotations
