@@ -20,12 +20,12 @@ LABELS: dict[str, dict[str, str]] = {
                    "ca": "Temps d'all-reduce segons la mida de l'array, anell i arbre",
                    "fa": "زمان all-reduce بر حسب اندازهٔ آرایه، حلقه و درخت"},
     # the nccl-tests table
-    "bytes": {"en": "size (B)", "ca": "Mida (bytes)", "fa": "اندازه (بایت)"},
-    "count": {"en": "count (float)", "ca": "Elements (float)", "fa": "تعداد (float)"},
-    "time_us": {"en": "time (µs)", "ca": "Temps (µs)", "fa": "زمان (میکروثانیه)"},
+    "bytes": {"en": "size (B)", "ca": "mida (bytes)", "fa": "اندازه (بایت)"},
+    "count": {"en": "count (float)", "ca": "elements (float)", "fa": "تعداد (float)"},
+    "time_us": {"en": "time (µs)", "ca": "temps (µs)", "fa": "زمان (میکروثانیه)"},
     "algbw": {"en": "algbw (GB/s)", "ca": "algbw (GB/s)", "fa": "algbw (گیگابایت بر ثانیه)"},
     "busbw": {"en": "busbw (GB/s)", "ca": "busbw (GB/s)", "fa": "busbw (گیگابایت بر ثانیه)"},
-    "algorithm": {"en": "algorithm", "ca": "Algorisme", "fa": "الگوریتم"},
+    "algorithm": {"en": "algorithm", "ca": "algorisme", "fa": "الگوریتم"},
     "ring": {"en": "ring", "ca": "anell", "fa": "حلقه"},
     "tree": {"en": "tree", "ca": "arbre", "fa": "درخت"},
     # the topology table
