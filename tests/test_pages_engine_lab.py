@@ -86,6 +86,8 @@ def test_excerpts_are_the_functions_source():
     block = engine_lab.excerpt("ddp.counting_allreduce_hook")
     assert block.startswith("```python\ndef counting_allreduce_hook(") and block.endswith("```")
     assert "bucket.buffer()" in block
-    assert "# type: ignore[method-assign]" in engine_lab.excerpt("pipeline._record")
+    record = engine_lab.excerpt("pipeline._record")  # a pragma says nothing to a reader
+    assert "stage.forward_one_chunk = forward_one_chunk\n" in record
+    assert "type: ignore" not in record
     with pytest.raises(ValueError, match="no function"):
         engine_lab.excerpt("ddp.missing")

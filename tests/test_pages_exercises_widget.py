@@ -23,7 +23,7 @@ from distlesson.parallel.toy_mlp import flatten, init_mlp
 from distlesson.pipeline.bubble import bubble_fraction
 from distlesson.pipeline.schedules import build_schedule
 from distlesson.pipeline.simulator import simulate
-from distlesson.site.placeholders import PLACEHOLDER
+from distlesson.site.placeholders import placeholder_names
 from distlesson.site.prose_lint import ALLOWED_NAMES, typed_numbers
 from tests.pages import ROOT, nav_pages
 from tests.widget_checks import DATA, LOCALES, embedded_data, tags
@@ -242,7 +242,7 @@ def test_texts_have_the_same_keys_and_figures_in_every_language():
         for locale in LOCALES:
             assert set(TEXTS[locale][exercise.id]) == keys, (locale, exercise.id)
         for key in keys:
-            figures = {locale: sorted(PLACEHOLDER.findall(TEXTS[locale][exercise.id][key]))
+            figures = {locale: sorted(placeholder_names(TEXTS[locale][exercise.id][key]))
                        for locale in LOCALES}
             assert figures["ca"] == figures["en"] == figures["fa"], (exercise.id, key)
             links = {locale: re.findall(r"\]\(([^)]+)\)", TEXTS[locale][exercise.id][key])

@@ -39,6 +39,14 @@ def test_numbers_read_with_a_vowel_first(integer, vowel):
     ("dins de 1,0 × 10", "dins d'1,0 × 10"),  # u coma zero
     ("de 18 etapes", "de 18 etapes"),  # divuit
     ("del 1,5 %", "de l'1,5 %"),  # u coma cinc
+    ("baixen del 45,8 % al 1,0 %", "baixen del 45,8 % a l'1,0 %"),  # u coma zero
+    ("Al 11 %", "A l'11 %"),
+    ("al 10 %", "al 10 %"),  # deu
+    ("de una vegada", "d'una vegada"),  # a count spelled in words (spell_number)
+    ("De un cop", "D'un cop"),
+    ("de onze", "d'onze"),
+    ("de uns quants", "de uns quants"),  # not a number spelled by the formatter
+    ("de dues vegades", "de dues vegades"),  # dues: a consonant
 ])
 def test_elide(text, expected):
     assert elide(text) == expected

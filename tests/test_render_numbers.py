@@ -11,8 +11,10 @@ from distlesson.render.numbers import (
     format_number,
     format_percent,
     format_quantity,
+    format_range,
     list_comma,
     numbered,
+    spell_number,
 )
 
 
@@ -133,3 +135,67 @@ def test_numbered(word, locale, expected):
 
 def test_list_comma():
     assert [list_comma(loc) for loc in ("en", "ca", "fa")] == [", ", ", ", "، "]
+
+
+# Small counts in words. Expected forms from each language's grammar: Catalan cardinals agree
+# in gender only for 1 and 2 (un cop / una vegada, dos cops / dues vegades) and the number's
+# own name is «u» (IEC, Gramàtica, §numerals); Persian ۱..۱۰ are یک … ده.
+@pytest.mark.parametrize(
+    ("value", "locale", "gender", "expected"),
+    [
+        (2, "ca", "f", "dues"), (2, "ca", "m", "dos"), (1, "ca", "f", "una"),
+        (1, "ca", "m", "un"), (1, "ca", "name", "u"), (3, "ca", "f", "tres"),
+        (10, "ca", "m", "deu"), (0, "ca", "m", "zero"), (2.0, "ca", "f", "dues"),
+        (2, "en", "f", "two"), (7, "en", "m", "seven"), (1, "en", "name", "one"),
+        (3, "fa", "m", "سه"), (8, "fa", "f", "هشت"), (10, "fa", "m", "ده"),
+    ],
+)
+def test_spell_number(value, locale, gender, expected):
+    assert spell_number(value, locale, gender=gender) == expected
+
+
+@pytest.mark.parametrize("value", [11, -1, 2.5, float("nan"), "2", True])
+def test_spell_number_refuses_what_it_cannot_spell(value):
+    with pytest.raises(ValueError, match="whole number from 0 to 10"):
+        spell_number(value, "ca")
+
+
+def test_spell_number_refuses_an_unknown_gender_and_locale():
+    with pytest.raises(ValueError, match="gender='n'"):
+        spell_number(2, "ca", gender="n")
+    with pytest.raises(ValueError, match="locale='de'"):
+        spell_number(2, "de")
+
+
+# A range writes its unit once: 87e6 and 98e6 dollars in millions are 87 and 98; Catalan
+# says «entre … i …», Persian «… تا …» with Persian digits.
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en", "87 to 98\u00a0million dollars"),
+     ("ca", "entre 87 i 98\u00a0milions de dòlars"),
+     ("fa", "۸۷ تا ۹۸\u00a0میلیون دلار")],
+)
+def test_range_in_millions_of_dollars(locale, expected):
+    assert format_range(87e6, 98e6, "M$", locale) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en", "30 to 50%"), ("ca", "entre 30 i 50\u00a0%"), ("fa", "۳۰ تا ۵۰٪")],
+)
+def test_range_of_fractions_is_in_percent(locale, expected):
+    assert format_range(0.3, 0.5, "%", locale) == expected
+
+
+def test_range_refuses_a_reversed_range():
+    with pytest.raises(ValueError, match="low=5 must not exceed high=3"):
+        format_range(5, 3, "", "en")
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    # Catalan writes the word: «B» after a number also reads as billions there (70B)
+    [("en", "848\u00a0B"), ("ca", "848\u00a0bytes"), ("fa", "۸۴۸\u00a0بایت")],
+)
+def test_bytes_without_a_prefix(locale, expected):
+    assert format_quantity(848, "B", locale) == expected

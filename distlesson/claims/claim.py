@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-from distlesson.site.placeholders import PLACEHOLDER
+from distlesson.site.placeholders import placeholder_names
 from distlesson.site.prose_lint import typed_numbers
 
 __all__ = ["LOCALES", "RELATIONS", "UNITS", "Claim", "Figure", "Relation", "Unit",
@@ -43,7 +43,7 @@ _NAME = re.compile(r"^[a-z_]+$")
 
 def placeholders(text: str) -> list[str]:
     """The figure names referenced by ``{{ name }}`` placeholders in ``text``, in order."""
-    return PLACEHOLDER.findall(text)
+    return placeholder_names(text)
 
 
 def place_value(value: float) -> float:

@@ -103,9 +103,9 @@ def _cost_claims() -> list[Claim]:
             why={"en": "Meta reports {{ claim.fa_cost_llama.gpu_hours }} H100 GPU-hours for "
                  "it; at the lesson's price for an H100-hour that is "
                  "{{ claim.fa_cost_llama.computed }}. From the paper's FLOPs at its reported "
-                 "MFU the estimate is lower, {{ claim.fa_cost_llama.low }} to "
-                 "{{ claim.fa_cost_llama.high }}: the GPU-hours include more than the final "
-                 "run at its best utilisation."},
+                 "MFU the estimate is lower, "
+                 "{{ claim.fa_cost_llama.low | to claim.fa_cost_llama.high }}: the GPU-hours "
+                 "include more than the final run at its best utilisation."},
             extras=(
                 Figure("gpu_hours", lambda: llama().run.gpu_hours, "count"),
                 Figure("low", lambda: llama().estimated_cost_usd[0], "usd"),

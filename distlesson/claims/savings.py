@@ -172,8 +172,8 @@ def _offload_claim() -> Claim:
                    "{{ claim.fa_offload_gpus.params }} parameters on "
                    "{{ claim.fa_offload_gpus.stated }} GPUs instead of "
                    "{{ claim.fa_offload_gpus.source_without }}, with optimizer steps "
-                   "{{ claim.fa_offload_gpus.slow_low }} to "
-                   "{{ claim.fa_offload_gpus.slow_high }} slower."},
+                   "{{ claim.fa_offload_gpus.slow_low | to claim.fa_offload_gpus.slow_high }} "
+                   "slower."},
         why={"en": "ZeRO-Offload keeps the bf16 weights on the GPUs and moves the gradients, "
              "the master copy and the moments to the CPU's memory: "
              "{{ claim.fa_offload_gpus.cpu_states }} for this model, more than one node's "

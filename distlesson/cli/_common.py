@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -140,4 +141,8 @@ def resolve_placeholders(text: str, figures: Mapping[str, tuple[float, str]]) ->
     for name in placeholders(text):
         if name not in figures:
             raise ValueError(f"placeholder {name!r} is not a known figure")
-    return PLACEHOLDER.sub(lambda m: format_figure(*figures[m.group(1)]), text)
+    def shown(match: re.Match) -> str:
+        text = format_figure(*figures[match[1]])
+        return f"{text} to {format_figure(*figures[match[3]])}" if match[2] == "to" else text
+
+    return PLACEHOLDER.sub(shown, text)

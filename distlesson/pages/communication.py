@@ -80,11 +80,12 @@ def _bytes_tick(value: float, locale: str) -> str:
 
 def _size_symbol(value: float, locale: str) -> str:
     """A short tick: the binary symbol (KiB, MiB, GiB, B) in every language, so that the
-    plot's eight ticks fit side by side."""
+    plot's eight ticks fit side by side; Catalan writes «bytes», no longer than «512 MiB»
+    (a bare «B» reads as billions there: termbase concept byte)."""
     for symbol, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if value >= scale:
             return f"{format_number(value / scale, locale)}\u00a0{symbol}"
-    return f"{format_number(value, locale)}\u00a0B"
+    return f"{format_number(value, locale)}\u00a0{'bytes' if locale == 'ca' else 'B'}"
 
 
 def _time_tick(value: float, locale: str) -> str:

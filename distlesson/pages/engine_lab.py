@@ -26,6 +26,7 @@ from distlesson.engine.config import (
 from distlesson.memory.states import model_states
 from distlesson.pages.engine_lab_labels import CHECKS, LABELS, NOTE_OF, NOTES
 from distlesson.pages.engine_lab_labels import GROUPS as GROUP_NAMES
+from distlesson.pages.engine_listings import localise_listing
 from distlesson.parallel.collectives import ring_all_reduce
 from distlesson.parallel.toy_mlp import init_mlp
 from distlesson.pipeline.schedules import build_schedule
@@ -154,17 +155,18 @@ def machine_table(locale: str) -> str:
     return markdown_table(Table(headers, tuple(rows), (False, True)), locale)
 
 
-def excerpt(qualified: str) -> str:
+def excerpt(qualified: str, locale: str = "en") -> str:
     """A function of the lab's code as a Markdown code block: ``"ddp.counting_allreduce_hook"``
     is the function ``counting_allreduce_hook`` of ``distlesson/engine/ddp.py``. Read from
-    the file (not imported), so that showing code needs no torch."""
+    the file (not imported), so that showing code needs no torch; its comments and
+    docstring in ``locale`` (:mod:`distlesson.pages.engine_listings`)."""
     module, name = qualified.split(".")
     source = (_ENGINE / f"{module}.py").read_text(encoding="utf-8")
     lines = source.splitlines()
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             body = "\n".join(lines[node.lineno - 1:node.end_lineno])  # with its comments
-            return f"```python\n{body}\n```"
+            return f"```python\n{localise_listing(body, locale)}\n```"
     raise ValueError(f"no function {name!r} in distlesson/engine/{module}.py")
 
 

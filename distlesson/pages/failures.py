@@ -67,7 +67,7 @@ _L: dict[str, dict[str, str]] = {
     "count": {"en": "Interruptions", "ca": "Interrupcions", "fa": "توقف‌ها"},
     "share": {"en": "Share (count / total)", "ca": "Part (nombre / total)",
               "fa": "سهم (تعداد / کل)"},
-    "stated": {"en": "Share printed in Table 5", "ca": "Part que imprimeix la taula 5",
+    "stated": {"en": "Share printed in Table 5", "ca": "Part publicada a la taula 5",
                "fa": "سهم چاپ‌شده در جدول ۵"},
     "total": {"en": "Total", "ca": "Total", "fa": "جمع"},
     "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
@@ -87,7 +87,7 @@ _L: dict[str, dict[str, str]] = {
             "fa": "همهٔ توقف‌های غیرمنتظره"},
     "gpu_only": {"en": "GPU causes only", "ca": "només causes de GPU",
                  "fa": "فقط علت‌های مربوط به GPU"},
-    "mtbf_title": {"en": "A job's MTBF against its size", "ca": "El MTBF d'una tasca segons "
+    "mtbf_title": {"en": "A job's MTBF against its size", "ca": "L'MTBF d'una tasca segons "
                    "la mida", "fa": "میانگین زمان بین خرابی‌های یک کار بر حسب اندازه"},
     "interval_axis": {"en": "training between two checkpoints",
                       "ca": "entrenament entre dos punts de control",

@@ -5,8 +5,9 @@ sound (IEC, *Gramàtica de la llengua catalana*, the apostrophe). A number in di
 aloud, so the rule follows how it is read: *u*, *un* or *una* (1) and *onze* (11) start with
 a vowel, and so do the numbers read from them, *un milió*, *onze mil*, *u coma cinc*.
 *Mil* (1.000 to 1.999), *cent* (100 to 199) and every other number start with a consonant.
-Templates write «de {x}» and «del {x}»; :func:`elide` corrects them once the number is in,
-so that no author has to think of it (the Catalan review found "de 11,1" and "dins de 1,0").
+Templates write «de {x}», «del {x}» and «al {x}»; :func:`elide` corrects them once the
+number is in, so that no author has to think of it (the Catalan reviews found "de 11,1",
+"dins de 1,0" and "al 1,0 %").
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from distlesson.render.html_text import map_text
 
 __all__ = ["elide", "elide_html", "feminine_article", "starts_with_vowel"]
 
-_BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
+_BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del|al|Al)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
+# the same numbers spelled in words (distlesson.render.numbers.spell_number): «d'una»
+_BEFORE_WORD = re.compile(r"\b([dD])e\s+(u|un|una|onze)\b")
 
 
 def starts_with_vowel(integer: int) -> bool:
@@ -56,12 +59,15 @@ def _replace(found: re.Match) -> str:
         return found.group(0)
     if word.lower() == "del":
         return f"{word[0]}e l'{number}"
+    if word.lower() == "al":  # «baixen del 45,8 % al 1,0 %» -> «a l'1,0 %»
+        return f"{word[0]} l'{number}"
     return f"{word[0]}'{number}"
 
 
 def elide(text: str) -> str:
-    """``text`` with «de N» and «del N» elided where N is read with a vowel first."""
-    return _BEFORE_NUMBER.sub(_replace, text)
+    """``text`` with «de N», «del N» and «al N» elided where N is read with a vowel first, and «de»
+    before the words «u», «un», «una», «onze»."""
+    return _BEFORE_WORD.sub(r"\1'\2", _BEFORE_NUMBER.sub(_replace, text))
 
 
 def elide_html(html: str) -> str:

@@ -11,7 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from distlesson.render.measured import measured
-from distlesson.render.numbers import UNITS, check_locale, format_number, format_quantity
+from distlesson.render.numbers import (
+    UNITS,
+    Gender,
+    check_locale,
+    format_number,
+    format_quantity,
+    format_range,
+    spell_number,
+)
 
 __all__ = ["Figure", "Text"]
 
@@ -38,6 +46,21 @@ class Figure:
     def render(self, locale: str) -> str:
         text = format_quantity(self.value, self.unit, locale, digits=self.digits)
         return measured(text) if self.measured else text
+
+    def render_words(self, locale: str, gender: Gender = "m") -> str:
+        """The figure in words («dues», ``two``, «دو»): a plain count from zero to ten."""
+        if self.unit or self.measured:
+            raise ValueError(f"figure {self.name} (unit={self.unit!r}) cannot be spelled in "
+                             "words: only a plain count can")
+        return spell_number(self.value, locale, gender=gender)
+
+    def render_range(self, high: Figure, locale: str) -> str:
+        """This figure to ``high``, the unit written once («entre 87 i 98 milions de
+        dòlars»); both must share unit and decimals."""
+        if (high.unit, high.digits) != (self.unit, self.digits):
+            raise ValueError(f"range {self.name} to {high.name}: units or decimals differ "
+                             f"({self.unit!r}/{self.digits} against {high.unit!r}/{high.digits})")
+        return format_range(self.value, high.value, self.unit, locale, digits=self.digits)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,11 @@ Each language's conventions (distlesson/site/termbase.toml says why):
   prose and tables alike; «×» stays between two factors, ``۸ × H100``);
 - money: ``$2.00`` in English, ``2,00 $`` in Catalan, ``۲٫۰۰ دلار`` in Persian
   (:func:`format_money`);
+- small whole numbers in running prose, in words (:func:`spell_number`): ``three times``,
+  «tres vegades», «سه بار»; Catalan agrees in gender (dos cops, dues vegades; un, una, and
+  u for the number's own name);
+- a range, its unit once (:func:`format_range`): ``87 to 98 million dollars``, «entre 87 i 98
+  milions de dòlars», ``۸۷ تا ۹۸ میلیون دلار``;
 - units: English and Catalan keep the symbols (GB, GB/s, TFLOP/s); Persian writes out a unit
   that has a Persian name, the byte and its multiples and the second, rates included
   (``گیگابایت بر ثانیه``), and keeps FLOP, which has none, in Latin (``TFLOP بر ثانیه``).
@@ -34,9 +39,11 @@ __all__ = [
     "format_number",
     "format_percent",
     "format_quantity",
+    "format_range",
     "format_scientific",
     "list_comma",
     "numbered",
+    "spell_number",
     "to_locale_digits",
 ]
 
@@ -49,7 +56,7 @@ _PERSIAN_DIGITS = str.maketrans("0123456789%", "۰۱۲۳۴۵۶۷۸۹٪")
 # (bytes, parameters, plain numbers) and divided by the scale when shown.
 UNITS: dict[str, tuple[float, dict[str, str]]] = {
     "": (1.0, {"en": "", "ca": "", "fa": ""}),
-    "B": (1.0, {"en": "B", "ca": "B", "fa": "بایت"}),
+    "B": (1.0, {"en": "B", "ca": "bytes", "fa": "بایت"}),  # Catalan «B» reads as billions
     "bytes": (1.0, {"en": "bytes", "ca": "bytes", "fa": "بایت"}),
     "MB": (1e6, {"en": "MB", "ca": "MB", "fa": "مگابایت"}),
     "GB": (1e9, {"en": "GB", "ca": "GB", "fa": "گیگابایت"}),
@@ -168,3 +175,47 @@ def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:
     power = to_locale_digits(str(exponent).replace("-", "\u2212"), locale)
     ten = to_locale_digits("10", locale)
     return f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
+
+
+Gender = Literal["m", "f", "name"]
+
+# One to ten in words (style guides of all three languages spell these in running prose).
+# Catalan: 1 and 2 agree with the noun (un cop, una vegada; dos cops, dues vegades), and
+# the number named on its own is «u» (IEC, Gramàtica, els numerals cardinals).
+_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+           "ten"),
+    "ca": ("zero", "un", "dos", "tres", "quatre", "cinc", "sis", "set", "vuit", "nou", "deu"),
+    "fa": ("صفر", "یک", "دو", "سه", "چهار", "پنج", "شش", "هفت", "هشت", "نه", "ده"),
+}
+_CA_FORMS = {("f", 1): "una", ("f", 2): "dues", ("name", 1): "u"}
+
+
+def spell_number(value: float, locale: str, *, gender: Gender = "m") -> str:
+    """A whole number from zero to ten in words: 2 -> «two», «dos» (``gender="f"``:
+    «dues»), «دو». ``gender`` matters in Catalan only; ``"name"`` gives «u» for 1."""
+    check_locale(locale)
+    if gender not in get_args(Gender):
+        raise ValueError(f"gender={gender!r} is not one of {', '.join(get_args(Gender))}")
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not float(value).is_integer() or not 0 <= value <= 10):
+        raise ValueError(f"value={value!r} must be a whole number from 0 to 10 to be spelled")
+    number = int(value)
+    if locale == "ca":
+        return _CA_FORMS.get((gender, number), _WORDS["ca"][number])
+    return _WORDS[locale][number]
+
+
+def format_range(low: float, high: float, unit: str, locale: str, *, digits: int = 0) -> str:
+    """A range with its unit written once: 87e6 to 98e6 in ``"M$"`` -> ``87 to 98 million
+    dollars``, «entre 87 i 98 milions de dòlars», ``۸۷ تا ۹۸ میلیون دلار``."""
+    if low > high:
+        raise ValueError(f"range low={low!r} must not exceed high={high!r}")
+    end = format_quantity(high, unit, locale, digits=digits)
+    scale = 1.0 if unit == "%" else UNITS[unit][0]
+    start = format_number(low * (100 if unit == "%" else 1) / scale, locale, digits=digits)
+    if locale == "ca":
+        return f"entre {start} i {end}"
+    if locale == "fa":
+        return f"{start} تا {end}"
+    return f"{start} to {end}"

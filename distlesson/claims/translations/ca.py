@@ -456,9 +456,9 @@ CLAIMS: dict[str, dict[str, str]] = {
             "Meta declara {{ claim.fa_cost_llama.gpu_hours }} hores de GPU H100 per a aquest "
             "entrenament; al preu que la lliçó fixa per a cada hora d'una H100, això fa "
             "{{ claim.fa_cost_llama.computed }}. A partir dels FLOP de l'article i de l'MFU que "
-            "declara, l'estimació és més baixa, de {{ claim.fa_cost_llama.low }} a "
-            "{{ claim.fa_cost_llama.high }}: les hores de GPU inclouen més coses que "
-            "l'entrenament final amb la millor utilització."
+            "declara, l'estimació és més baixa, "
+            "{{ claim.fa_cost_llama.low | to claim.fa_cost_llama.high }}: les hores de GPU "
+            "inclouen més coses que l'entrenament final amb la millor utilització."
         ),
     },
     "fa_cost_deepseek": {
@@ -735,8 +735,8 @@ CLAIMS.update({
             "Descarregar els estats de l'optimitzador a la CPU permet entrenar un model de "
             "{{ claim.fa_offload_gpus.params }} de paràmetres amb "
             "{{ claim.fa_offload_gpus.stated }} GPU en lloc de "
-            "{{ claim.fa_offload_gpus.source_without }}, amb passos de l'optimitzador entre un "
-            "{{ claim.fa_offload_gpus.slow_low }} i un {{ claim.fa_offload_gpus.slow_high }} "
+            "{{ claim.fa_offload_gpus.source_without }}, amb passos de l'optimitzador "
+            "{{ claim.fa_offload_gpus.slow_low | to claim.fa_offload_gpus.slow_high }} "
             "més lents."
         ),
         "why": (
@@ -842,8 +842,8 @@ CLAIMS.update({
         "why": (
             "N'hi ha dos per capa al forward, l'enviament que fa arribar cada "
             "token als seus experts i la recollida que en torna els resultats, i dos més al "
-            "backward: {{ claim.ca_ep_all_to_all.computed }} per capa MoE i per "
-            "microlot. I només a les capes MoE: les {{ claim.ca_ep_all_to_all.dense }} "
+            "backward: {{ claim.ca_ep_all_to_all.computed | words }} per capa MoE i per "
+            "microlot. I només a les capes MoE: les {{ claim.ca_ep_all_to_all.dense | words_f }} "
             "primeres capes de DeepSeek-V3 són denses i no en necessiten cap."
         ),
     },
@@ -859,7 +859,7 @@ CLAIMS.update({
             "hores de GPU del preentrenament): just per sota del llindar. Però els seus "
             "productes de matrius es feien en fp8, amb un pic el doble d'alt: respecte "
             "d'aquest pic, en surt un {{ claim.ca_moe_mfu.fp_eight }}. És més baix, com diu "
-            "la font; quant més baix depèn del pic pel qual es divideix."
+            "la font; com de baix, depèn del pic que es prengui com a referència."
         ),
     },
     "fa_moe_order": {
@@ -870,10 +870,10 @@ CLAIMS.update({
         ),
         "why": (
             "Per token, els FLOP de l'entrenament segueixen els paràmetres actius: un model "
-            "dens amb tots els {{ claim.fa_moe_order.total }} de paràmetres en calcularia "
-            "{{ claim.fa_moe_order.computed }} més que els {{ claim.fa_moe_order.active }} "
-            "d'actius de DeepSeek-V3, més d'un ordre de magnitud. La memòria no es redueix: "
-            "cal guardar els estats de tots els experts."
+            "dens que fes servir tots els {{ claim.fa_moe_order.total }} de paràmetres en "
+            "calcularia {{ claim.fa_moe_order.computed }} més que DeepSeek-V3 amb els seus "
+            "{{ claim.fa_moe_order.active }} de paràmetres actius, més d'un ordre de "
+            "magnitud. La memòria no es redueix: cal guardar els estats de tots els experts."
         ),
     },
 })
@@ -884,6 +884,6 @@ CLAIMS["ca_failures_daily"] = {
     "why": ("Les {{ claim.ca_failures_daily.gpus }} GPU de Llama 3 van patir "
             "{{ claim.ca_failures_daily.hardware }} interrupcions amb una causa de GPU, de "
             "servidor o de xarxa en {{ claim.ca_failures_daily.days }} dies: "
-            "{{ claim.ca_failures_daily.computed }} al dia. Diàries, i més i tot: unes quantes "
-            "cada dia."),
+            "{{ claim.ca_failures_daily.computed }} al dia. No només diàries: n'hi ha unes "
+            "quantes cada dia."),
 }

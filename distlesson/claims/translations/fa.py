@@ -437,9 +437,9 @@ CLAIMS: dict[str, dict[str, str]] = {
             "Meta برای آن {{ claim.fa_cost_llama.gpu_hours }} ساعت GPU روی H100 گزارش می‌دهد؛"
             " با قیمتی که درس برای هر ساعت کار یک H100 در نظر می‌گیرد، این می‌شود"
             " {{ claim.fa_cost_llama.computed }}. اگر از FLOPهای مقاله و MFUای که گزارش کرده حساب"
-            " کنیم، تخمین کمتر است: {{ claim.fa_cost_llama.low }} تا"
-            " {{ claim.fa_cost_llama.high }}؛ آن ساعت‌ها چیزی بیش از اجرای نهایی با بهترین"
-            " بهره‌وری‌اش را در بر می‌گیرند."
+            " کنیم، تخمین کمتر است:"
+            " {{ claim.fa_cost_llama.low | to claim.fa_cost_llama.high }}؛ آن ساعت‌ها چیزی"
+            " بیش از اجرای نهایی با بهترین بهره‌وری‌اش را در بر می‌گیرند."
         ),
     },
     "fa_cost_deepseek": {
@@ -708,7 +708,7 @@ CLAIMS.update({
             " {{ claim.fa_offload_gpus.params }} پارامتر به‌جای"
             " {{ claim.fa_offload_gpus.source_without }} GPU روی"
             " {{ claim.fa_offload_gpus.stated }} GPU آموزش ببیند، به بهای گام‌های بهینه‌سازی که"
-            " {{ claim.fa_offload_gpus.slow_low }} تا {{ claim.fa_offload_gpus.slow_high }}"
+            " {{ claim.fa_offload_gpus.slow_low | to claim.fa_offload_gpus.slow_high }}"
             " کندترند."
         ),
         "why": (

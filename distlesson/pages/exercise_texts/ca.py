@@ -374,7 +374,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "comm-where": {
         "title": "Quin trànsit va per on",
         "question": (
-            "Un clúster té servidors de {{ comm.node_gpus }} H100 units per NVLink "
+            "Un clúster té servidors de {{ comm.node_gpus | words_f }} H100 connectades per NVLink "
             "({{ comm.nvlink }} per GPU en cada sentit) i un port InfiniBand per GPU entre "
             "servidors ({{ comm.ib }})."),
         "comm-where": (
@@ -388,22 +388,22 @@ TEXTS: dict[str, dict[str, str]] = {
             "la xarxa. El de dades redueix els gradients un cop per pas, i la reducció de "
             "cada cubell se solapa amb la resta del backward: un enllaç més lent costa poc "
             "mentre la reducció d'un cubell duri menys que el càlcul que produeix el "
-            "següent. En el pas de Llama 3.1 405B, el trànsit exposat del paral·lelisme de "
+            "següent. En el pas de Llama 3.1 405B, el trànsit no amagat del paral·lelisme de "
             "tensors és de {{ comm.tp_exposed }} fins i tot sobre NVLink."),
     },
     "moe-active": {
         "title": "Què fa servir un token de Mixtral",
         "question": (
             "Mixtral 8x7B té {{ ex.moe_ex_total }} de paràmetres. Cadascuna de les seves "
-            "{{ ex.moe_ex_layers }} capes conté {{ ex.moe_ex_experts }} experts de "
+            "{{ ex.moe_ex_layers }} capes conté {{ ex.moe_ex_experts | words }} experts de "
             "{{ ex.moe_ex_expert }} de paràmetres cadascun, i l'encaminador envia cada token "
-            "a {{ ex.moe_ex_top_k }} d'aquests experts."),
+            "a {{ ex.moe_ex_top_k | words }} d'aquests experts."),
         "moe-active": (
             "Quina part dels paràmetres fa servir un token, si hi comptem tot menys els "
             "experts als quals no s'envia, en %?"),
         "moe-active.answer": (
-            "A cada capa, el token es deixa `E − k` experts: els paràmetres que no fa servir "
-            "són capes × (E − k) × la mida d'un expert, i el que queda és "
+            "A cada capa, el token no passa per `E − k` experts: els paràmetres que no fa "
+            "servir són capes × (E − k) × la mida d'un expert, i el que queda és el "
             "**{{ ex.moe_active }}** del total. La memòria, però, ho ha de guardar tot: els "
             "pesos, els gradients i els estats de l'optimitzador de tots els experts. Aquest "
             "recompte inclou l'embedding d'entrada, com fa la xifra de Mistral; si el "
@@ -412,11 +412,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "moe-a2a": {
         "title": "L'all-to-all d'una capa",
         "question": (
-            "Mixtral s'executa amb els seus {{ ex.moe_ex_experts }} experts repartits en "
-            "{{ ex.moe_ex_ep }} GPU, un a cadascuna. Un microlot posa "
-            "{{ ex.moe_ex_tokens }} tokens a cada GPU; cada token va a {{ ex.moe_ex_top_k }} "
-            "experts, triats uniformement; la dimensió oculta és {{ ex.moe_ex_hidden }}, i "
-            "les activacions viatgen en bf16 en tots dos sentits."),
+            "Mixtral s'executa amb els seus {{ ex.moe_ex_experts | words }} experts repartits "
+            "en {{ ex.moe_ex_ep | words_f }} GPU, un a cadascuna. Un microlot posa "
+            "{{ ex.moe_ex_tokens }} tokens a cada GPU; cada token va a "
+            "{{ ex.moe_ex_top_k | words }} experts, triats uniformement; la dimensió oculta "
+            "és {{ ex.moe_ex_hidden }}, i les activacions viatgen en bf16 en tots dos sentits."),
         "moe-a2a": (
             "Quants bytes envia una GPU en el forward d'una capa MoE, sumant "
             "l'enviament i la recollida, en MB (un milió de bytes)?"),
@@ -449,21 +449,21 @@ TEXTS.update({
     "fail-young": {
         "title": "L'interval de Young per a una quarta part del clúster de Llama 3",
         "question": (
-            "Una tasca corre en {{ ex.fail_ex_gpus }} H100 que fallen al ritme de Llama 3 "
+            "Una tasca s'executa en {{ ex.fail_ex_gpus }} H100 que fallen al ritme de Llama 3 "
             "({{ fail.unexpected }} interrupcions inesperades en {{ fail.days }} dies amb "
             "{{ fail.gpus }} GPU), independentment les unes de les altres. Cada punt de control "
             "atura l'entrenament {{ ex.fail_ex_write }}."),
         "fail-mtbf": "Quin és el temps mitjà entre fallades de la tasca, en segons?",
         "fail-mtbf.answer": (
-            "El MTBF baixa com la inversa del nombre de GPU: els {{ fail.mtbf_s }} de Llama 3 "
+            "L'MTBF baixa com la inversa del nombre de GPU: els {{ fail.mtbf_s }} de Llama 3 "
             "amb {{ fail.gpus }} GPU esdevenen, amb {{ ex.fail_ex_gpus }}, "
             "**{{ ex.fail_mtbf }}**."),
-        "fail-young": "Quin és l'interval de punt de control de Young, en segons?",
+        "fail-young": "Quin és l'interval de Young entre punts de control, en segons?",
         "fail-young.answer": (
             "`sqrt(2 δ M)` amb δ = {{ ex.fail_ex_write }} i M = {{ ex.fail_mtbf }}: "
             "**{{ ex.fail_young }}**. Un clúster quatre vegades més petit falla quatre "
-            "vegades menys i desa punts de control la meitat de sovint: l'interval creix com "
-            "l'arrel quadrada de l'MTBF."),
+            "vegades menys sovint i desa punts de control amb la meitat de freqüència: "
+            "l'interval creix com l'arrel quadrada de l'MTBF."),
     },
     "fail-goodput": {
         "title": "El goodput a l'interval de Young",
@@ -476,9 +476,9 @@ TEXTS.update({
         "fail-goodput.answer": (
             "`1 / (1 + δ/τ + (R + τ/2)/M)` amb δ = {{ ex.fail_ex_write }}, τ = "
             "{{ ex.fail_young }}, R = {{ ex.fail_ex_restart }} i M = {{ ex.fail_mtbf }}: "
-            "**{{ ex.fail_goodput }}**. A l'interval de Young les pauses i les mitges "
-            "feines perdudes costen el mateix; els reinicis s'hi sumen, i només un reinici "
-            "més ràpid els redueix."),
+            "**{{ ex.fail_goodput }}**. A l'interval de Young, les pauses costen el mateix que "
+            "la feina perduda a cada fallada (mig interval de mitjana); el cost dels reinicis "
+            "s'hi suma, i només un reinici més ràpid el redueix."),
     },
     "fail-size": {
         "title": "Un punt de control de Llama 3 70B",
