@@ -21,9 +21,9 @@ DEFAULT = (2**27, 8, 8)
 WIDGET_UNDER_TEST = shared.WidgetUnderTest(WIDGET, PAGES, ("size", "ranks", "node"), DEFAULT)
 locale, tabs, page = WIDGET_UNDER_TEST.fixtures()
 out, choose = WIDGET_UNDER_TEST.out, WIDGET_UNDER_TEST.choose
-DOMINANT = {"en": ("latency (steps × α)", "bandwidth (bytes / β)"),
-            "ca": ("latència (passos × α)", "amplada de banda (bytes / β)"),
-            "fa": ("تأخیر (گام‌ها × α)", "پهنای باند (بایت‌ها / β)")}
+DOMINANT = {"en": ("latency (T₀ + steps × α)", "bandwidth (bytes / β)"),
+            "ca": ("latència (T₀ + passos × α)", "amplada de banda (bytes / β)"),
+            "fa": ("تأخیر (T₀ + گام‌ها × α)", "پهنای باند (بایت‌ها / β)")}
 
 
 def expect_setting(page, locale: str, size: int, ranks: int, per_node: int) -> None:

@@ -8,9 +8,10 @@ from distlesson.site.search_maths import plain_maths
 
 
 @pytest.mark.parametrize(("latex", "plain"), [
-    # the communication chapter's alpha-beta formula, macro by macro
-    (r"as \(T = \text{steps} \times \alpha + \text{bus bytes} / \beta\): α",
-     "as T = steps × α + bus bytes / β: α"),
+    # the communication chapter's alpha-beta formula, macro by macro, its subscript as T₀
+    (r"as \(T = T_0 + \text{steps} \times \alpha + \text{bus bytes} / \beta\): α",
+     "as T = T₀ + steps × α + bus bytes / β: α"),
+    (r"\(x_{12}\) and \(y_10\)", "x_12 and y_10"),  # only a single digit has a sign
     # the pipeline chapter's bubble: a fraction of sums takes parentheses, of numbers none
     (r"\(\frac{p-1}{m+p-1} < \frac{1}{10}\)", "(p-1)/(m+p-1) < 1/10"),
     (r"\(m/\sqrt{v}\)", "m/√v"),

@@ -33,6 +33,8 @@ _STYLED = re.compile(r"\\(?:text|mathit|mathrm|mathbf|operatorname)" + _group("a
 _SPACING = re.compile(r"\\[,;:!]|\\ |~")
 _MACRO = re.compile(r"\\(?P<name>[A-Za-z]+)")
 _SCRIPT = re.compile(r"(?P<mark>[\^_])\{(?P<arg>[^{}]*)\}")
+_DIGIT_SUBSCRIPT = re.compile(r"_(?P<digit>[0-9])(?![0-9])")
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def _grouped(text: str) -> str:
@@ -51,6 +53,8 @@ def _formula(latex: str) -> str:
         text = _SCRIPT.sub(lambda m: m["mark"] + _grouped(m["arg"]), text)
         if text == before:
             break
+    # T_0 reads T₀, as the prose around it writes it
+    text = _DIGIT_SUBSCRIPT.sub(lambda m: m["digit"].translate(_SUBSCRIPTS), text)
     text = _SPACING.sub(" ", text)
     text = _MACRO.sub(lambda m: _SYMBOLS.get(m["name"], m["name"]), text)
     text = text.replace("{", "").replace("}", "")
