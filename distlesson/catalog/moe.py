@@ -10,6 +10,7 @@ their counts are computed tensor by tensor from the published configuration, nev
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from distlesson.catalog.lookup import lookup
@@ -149,7 +150,7 @@ class MoEArchitecture:
     @property
     def num_params(self) -> int:
         """Total parameters: every tensor of :func:`moe_parameter_tensors`."""
-        return sum(t.numel for t in moe_parameter_tensors(self))
+        return _num_params(self)
 
     @property
     def active_params(self) -> int:
@@ -182,6 +183,12 @@ def _swiglu(prefix: str, hidden: int, inner: int,
                                 (down, (hidden, inner)))]
 
 
+@functools.cache  # a frozen configuration: its tensors are the same on every call
+def _num_params(arch: MoEArchitecture) -> int:
+    return sum(t.numel for t in moe_parameter_tensors(arch))
+
+
+@functools.cache  # DeepSeek-V3 lists ~47,000 tensors; pages and claims ask again and again
 def moe_parameter_tensors(arch: MoEArchitecture) -> tuple[ParameterTensor, ...]:
     """Every weight tensor, named as in the Hugging Face checkpoint.
 

@@ -39,6 +39,7 @@ import logging
 import os
 import re
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from mkdocs.config import config_options
@@ -120,6 +121,31 @@ def _current_language(config) -> str:
     """The language being built (mkdocs-static-i18n builds one after the other)."""
     i18n = config.plugins.get("i18n")
     return getattr(i18n, "current_language", None) or _languages(config)[0]
+
+
+class _LazyFigures(Mapping):
+    """The figure registry, computed (or read from the cache) when a page first names a
+    figure: a site whose pages name none (a probe site, a test's) never computes it."""
+
+    def __init__(self, load: Callable[[], Mapping]) -> None:
+        self._load, self._loaded = load, None
+
+    def _registry(self) -> Mapping:
+        if self._loaded is None:
+            self._loaded = self._load()
+        return self._loaded
+
+    def __getitem__(self, name: str):
+        return self._registry()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._registry())
+
+    def __len__(self) -> int:
+        return len(self._registry())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._registry()
 
 
 class DistlessonPlugin(BasePlugin):
@@ -220,11 +246,12 @@ class DistlessonPlugin(BasePlugin):
         exec_blocks.use_cache(self._cache)
         figures = importlib.import_module("distlesson.site.figures")
         if self._cache is None:
-            self._figures = figures.figure_registry()
+            self._figures = _LazyFigures(figures.figure_registry)
             return
         self._cache.prune()
-        self._figures = self._cache.get_or_compute(
-            "figures", self._cache.key("figures"), lambda: dict(figures.figure_registry()))
+        cache = self._cache
+        self._figures = _LazyFigures(lambda: cache.get_or_compute(
+            "figures", cache.key("figures"), lambda: dict(figures.figure_registry())))
 
     @event_priority(-110)  # after mkdocs-static-i18n's on_files (-100)
     def on_files(self, files, config):
