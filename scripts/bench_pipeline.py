@@ -57,7 +57,7 @@ def main() -> None:
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.json.relative_to(ROOT)}")
+    print(f"wrote {args.json.resolve().relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
