@@ -124,5 +124,6 @@ def figures() -> list[Figure]:
         Figure("fp8.tiles_high", high.tiles, "%", digits=1),
         Figure("fp8.e5m2_high", high.e5m2_per_tensor, "%", digits=1),
         Figure("fp8.flushed_high", high.flushed, "%"),
-        Figure("fp8.delayed_high", high.delayed_outlier, "%", digits=2),
+        Figure("fp8.delayed_kept", 1 - high.delayed_outlier, "%", digits=3,
+               doc="what the new outlier keeps of its value under delayed scaling"),
     ]
