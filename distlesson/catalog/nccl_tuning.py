@@ -33,7 +33,8 @@ from __future__ import annotations
 from typing import Literal
 
 __all__ = ["BASE_LATENCY", "FABRICS", "HOP_LATENCY", "LL128_SHARE", "LL_MAX_BANDWIDTH",
-           "P2P_LL_THRESHOLD", "PROTOCOLS", "SOURCE", "TREE_CORRECTION", "TREE_SHARE",
+           "P2P_LL_THRESHOLD", "PROTOCOLS", "SOURCE", "TREE_CORRECTION", "TREE_LL128_SHARE",
+           "TREE_LL_DIVISOR", "TREE_SHARE",
            "Fabric", "Protocol", "fabric_of", "ll_cap", "ll_share", "tree_correction"]
 
 SOURCE = ("NVIDIA/nccl, src/graph/tuning.cc (2.19-2.21 releases, commit b6475625): baseLat, "
@@ -76,6 +77,12 @@ holds one GPU of the group, which then sends and receives through the same NIC."
 
 TREE_SHARE = 0.92
 """A tree's bus bandwidth against the ring's."""
+
+TREE_LL_DIVISOR = 3.8
+"""A tree's LL bandwidth: its Simple bandwidth divided by this, before LL's cap."""
+
+TREE_LL128_SHARE = {"one_node": 7 / 9, "several_nodes": 120 / 128}
+"""A tree's LL128 share of its Simple bandwidth, inside one node and across nodes."""
 
 TREE_CORRECTION: dict[Protocol, tuple[float, ...]] = {
     "LL": (1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0,

@@ -44,6 +44,8 @@ from distlesson.catalog.nccl_tuning import (
     LL128_SHARE,
     P2P_LL_THRESHOLD,
     PROTOCOLS,
+    TREE_LL128_SHARE,
+    TREE_LL_DIVISOR,
     TREE_SHARE,
     Fabric,
     fabric_of,
@@ -190,12 +192,12 @@ def _candidate(op: str, size: float, ranks: int, model: LinkModel, algorithm: st
                               bus_factor(op, ranks) * size / beta, protocol)  # type: ignore[arg-type]
     beta *= TREE_SHARE
     if protocol == "LL":
-        beta = min(beta / 3.8, ll_cap(nodes))
+        beta = min(beta / TREE_LL_DIVISOR, ll_cap(nodes))
     elif protocol == "LL128":
-        beta *= 7 / 9 if nodes == 1 else 120 / 128
+        beta *= TREE_LL128_SHARE["one_node" if nodes == 1 else "several_nodes"]
     beta *= tree_correction(protocol, size)  # type: ignore[arg-type]
     # across nodes a tree is log2 deep; inside one node NCCL's tree is a chain
-    depth = int(math.log2(ranks)) if model.fabric == "net" else ranks - 1
+    depth = ranks.bit_length() - 1 if model.fabric == "net" else ranks - 1  # floor(log2)
     return CollectiveTime(op, size, ranks, "tree", base + 2 * depth * hop, 2 * size / beta,
                           protocol)
 
