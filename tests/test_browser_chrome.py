@@ -75,6 +75,37 @@ def test_persian_pages_use_the_shipped_vazirmatn(server, context):
     tab.close()
 
 
+# Each code comment whose first letter is Persian and that holds a Latin word: where its first
+# and last Persian words stand on screen. Read right to left, the first stands to the right.
+PERSIAN_COMMENTS = """() => [...document.querySelectorAll(
+    ':is(article pre, .jp-InputArea) :is(.c1, .c, .cm, .sd)')]
+  .filter(c => /^[^A-Za-z\\u0600-\\u06ff]*[\\u0600-\\u06ff]/.test(c.textContent)
+               && /[A-Za-z]/.test(c.textContent) && c.getBoundingClientRect().width > 0)
+  .map(c => {
+    const node = c.firstChild, text = node.textContent;
+    const words = [...text.matchAll(/[\\u0600-\\u06ff\\u200c]+/g)];
+    const left = m => { const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      return r.getBoundingClientRect().left; };
+    return [text.trim().slice(0, 50), left(words[0]), left(words[words.length - 1])];
+  })"""
+
+
+@pytest.mark.parametrize("page", ["fa/labs/memory/", "fa/labs/data-parallel/",
+                                  "fa/labs/pipeline/", "fa/labs/tensor-parallel/"])
+def test_persian_code_comments_read_from_their_start(server, context, page):
+    """A Persian comment with Latin words in a left-to-right code line reads right to left
+    (docs/assets/distlesson.css); before, its words came out in runs laid left to right."""
+    tab = context.new_page()
+    tab.goto(_url(server, page), wait_until="load")
+    comments = tab.evaluate(PERSIAN_COMMENTS)
+    tab.close()
+    mixed = [c for c in comments if c[1] != c[2]]
+    assert mixed, f"{page}: no Persian comment with a Latin word to check"
+    backwards = [text for text, first, last in mixed if not first > last]
+    assert not backwards, f"{page}: comments read left to right: {backwards}"
+
+
 @pytest.mark.parametrize("locale", ["ca", "fa"])
 def test_no_english_chrome_on_catalan_and_persian_pages(site, locale):
     pages = [p for p in site.glob(f"{locale}/**/index.html")] + [site / locale / "404.html"]

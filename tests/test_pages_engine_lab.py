@@ -91,3 +91,11 @@ def test_excerpts_are_the_functions_source():
     assert "type: ignore" not in record
     with pytest.raises(ValueError, match="no function"):
         engine_lab.excerpt("ddp.missing")
+
+
+def test_the_run_starts_once_per_process_and_every_page_shares_it():
+    engine_lab.start_lab_run()
+    started = engine_lab._RUN
+    engine_lab.start_lab_run()  # the build's early start, then each language's page
+    assert engine_lab._RUN is started
+    assert engine_lab.lab_report() is engine_lab.lab_report() is started.result()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from distlesson.render.catalan import elide_html
-from distlesson.render.html_text import keep_compounds_whole, map_text
+from distlesson.render.html_text import keep_compounds_whole, map_text, mark_numbers_after_latin
 
 NB = '<span class="dl-nobreak">'
 
@@ -38,3 +38,27 @@ def test_map_text_sees_only_the_prose_runs():
 def test_catalan_elision_still_reaches_drawings_but_not_code():
     assert elide_html("<p>de 11,1</p><svg><text>de 1,0</text></svg><code>de 11</code>") == (
         "<p>d'11,1</p><svg><text>d'1,0</text></svg><code>de 11</code>")
+
+
+def test_a_persian_number_after_a_latin_word_gets_a_right_to_left_mark():
+    # UAX #9, W7: a European-number digit (Persian digits are) whose nearest strong letter
+    # before it is Latin becomes left to right; the mark (a strong R) prevents it.
+    rlm = "\u200f"
+    assert mark_numbers_after_latin("<p>یک H100 ۸۰ گیگابایت</p>") == \
+        f"<p>یک H100 {rlm}۸۰ گیگابایت</p>"
+    assert mark_numbers_after_latin("<p>fp32: ۵۶</p>") == f"<p>fp32: {rlm}۵۶</p>"
+    # the Arabic comma is a separator, not a strong letter: the mark goes after it, which
+    # also parts two Latin words it separates
+    assert mark_numbers_after_latin("<p>GPU، ۵۱۲</p>") == f"<p>GPU،{rlm} ۵۱۲</p>"
+    assert mark_numbers_after_latin("<p>DeepSeek-V3، MFU</p>") == f"<p>DeepSeek-V3،{rlm} MFU</p>"
+    # across an inline tag, and after code, which the page shows left to right
+    assert mark_numbers_after_latin("<p>LoRA <b>۹۹٪</b></p>") == f"<p>LoRA <b>{rlm}۹۹٪</b></p>"
+    assert mark_numbers_after_latin("<p><code>tp</code> ۸</p>") == f"<p><code>tp</code> {rlm}۸</p>"
+
+
+def test_numbers_after_persian_words_isolates_and_paragraph_ends_are_left_alone():
+    for html in ("<p>با ۸ GPU و ۱۶ لایه</p>",  # after «با» and «و»
+                 "<p>GPU</p><p>۵۱۲ تا</p>",  # a new paragraph starts afresh
+                 "<p>GPU \u2066−۳٫۰\u2069 و</p>",  # a signed number in its own isolate
+                 "<pre>x = H100 ۸۰</pre>"):  # code is never edited
+        assert mark_numbers_after_latin(html) == html

