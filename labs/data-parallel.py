@@ -447,7 +447,7 @@ print(f"{t('replicas_agree')}: {t('yes') if result.replicas_agree else t('no')}"
 # ## Acumulació de gradients
 #
 # Quan la part del lot que correspon a un rang no li cap a la memòria de cop, el rang la
-# processa en `K` microlots. La manera ingènua és fer un all-reduce després de cada microlot.
+# processa en `K` microlots. La manera més directa és fer un all-reduce després de cada microlot.
 # Però l'all-reduce és una suma, i les sumes poden esperar: sumeu localment els `b g` dels
 # microlots i feu un sol all-reduce al final (és el `no_sync` del DDP de PyTorch). El gradient
 # és el mateix, amb `K` vegades menys all-reduces i menys bytes.
@@ -611,7 +611,7 @@ print(f"{t('full_copy')}: {nbytes(sum(my_zero_values(0)) * ITEM / DP)}")
 #[en] what the text below says: stages one and two send what an all-reduce of the padded
 #[en] buffer sends; stage three half as much again
 #[ca] el que diu el text de sota: la primera i la segona etapa envien el mateix que un
-#[ca] all-reduce del buffer amb farciment; la tercera, la meitat més
+#[ca] all-reduce del buffer amb farciment; la tercera, una vegada i mitja aquesta quantitat
 #[fa] آنچه متن زیر می‌گوید: مرحله‌های اول و دوم همان‌قدر می‌فرستند که یک all-reduce
 #[fa] بافر پدینگ‌شده؛ مرحلهٔ سوم، نصف همین مقدار را هم اضافه بر آن
 padded_all_reduce = DP * ring_bytes("all_reduce", DP * S * ITEM, DP)
@@ -641,13 +641,13 @@ assert 2 * sent_per_step[3] == 3 * sent_per_step[2], (
 # pesos finals, llevat de l'arrodoniment de coma flotant. El que canvia és què guarda cada
 # rang i què envia. ZeRO-1 i ZeRO-2 envien tant com el paral·lelisme de dades simple (un
 # reduce-scatter més un all-gather costen el mateix que un all-reduce; aquí el farciment hi
-# afegeix una mica); ZeRO-3 envia la meitat més, per la segona reunió dels pesos. El total per
-# rang de ZeRO-3 és la còpia completa dividida pel nombre de rangs, més el farciment. El
+# afegeix una mica); ZeRO-3 envia una vegada i mitja aquesta quantitat, per la segona reunió
+# dels pesos. El total per rang de ZeRO-3 és la còpia completa dividida pel nombre de rangs, més el farciment. El
 # laboratori de memòria aplica aquestes mateixes etapes a Llama 3 70B.
 #
 # ## Ara us toca a vosaltres
 #
-# - Doneu lots desiguals als rangs a `data_parallel_grads` i comproveu que la combinació
+# - Amb `data_parallel_grads`, doneu lots desiguals als rangs i comproveu que la combinació
 #   ponderada continua coincidint amb el lot sencer, mentre que la mitjana simple no.
 # - Mesureu els bytes enviats amb `K` microlots per a diversos valors de `K`.
 # - Canvieu l'amplada de la capa oculta del model perquè ZeRO-3 no necessiti farciment.

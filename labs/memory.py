@@ -170,7 +170,7 @@ assert FORMAT_BYTES["fp32"] == FP32.bytes and FORMAT_BYTES["bf16"] == BF16.bytes
 # - en precisió mixta, una **còpia mestra** dels pesos en fp32, que és la que actualitza
 #   l'optimitzador (bf16 té massa pocs bits de mantissa per absorbir actualitzacions petites);
 # - els **estats de l'optimitzador**: AdamW guarda dos moments, `m` i `v`, en fp32; SGD amb
-#   momentum i Lion en guarden un.
+#   moment i Lion en guarden un.
 #
 # Una recepta indica en quin format es guarda cadascuna d'aquestes peces. Escriviu la suma per
 # a les quatre receptes que fa servir el curs: tot en fp32, precisió mixta amb còpia mestra,
@@ -306,7 +306,7 @@ table([t("params"), f"{t('bpp')} ({OPTIMIZER_NAMES['adam8bit'][LOCALE]})"], rows
 #
 # El catàleg recull arquitectures publicades, i la biblioteca en compta els paràmetres tensor
 # per tensor. Multipliqueu-los pels bytes per paràmetre i dividiu el resultat per la memòria
-# d'una GPU, arrodonint cap amunt: és el mínim de GPU que, posant la memòria en comú, poden
+# d'una GPU, arrodonint per excés: és el mínim de GPU que, posant la memòria en comú, poden
 # contenir els estats. Posar la memòria en comú és justament el que fan ZeRO-3 i FSDP, de
 # manera que la mateixa divisió dona també els estats per GPU amb ZeRO-3.
 
@@ -331,7 +331,7 @@ def my_states(count, recipe="mixed", optimizer="adamw"):
 
 def my_min_gpus(total):
     #[en] ceiling division, in integers: no float residue
-    #[ca] divisió arrodonida cap amunt, amb enters: sense residus de coma flotant
+    #[ca] divisió arrodonida per excés, amb enters: sense residus de coma flotant
     #[fa] تقسیم با گرد کردن به بالا، با اعداد صحیح: بی هیچ خطای ممیز شناور
     return -(-total // GPU_BYTES)
 
@@ -473,8 +473,8 @@ assert all(s < Fraction(1, 2) for s in savings.values()) and savings["mixed"] ==
 # fp32 que s'ha imprès més amunt. Reduir a la meitat els pesos i els gradients només afecta la
 # resta; i, a més, la recepta habitual hi afegeix una còpia mestra en fp32, que es menja tot
 # el que s'havia estalviat. Sense còpia mestra, l'estalvi és el de l'última fila de la taula,
-# a canvi d'unes actualitzacions massa petites perquè bf16 les pugui representar (el capítol
-# [Estalviar memòria](../../saving-memory/) mostra com s'esvaeixen). La precisió mixta val la
+# a costa de perdre les actualitzacions massa petites perquè bf16 les pugui representar
+# (el capítol [Estalviar memòria](../../saving-memory/) mostra com s'esvaeixen). La precisió mixta val la
 # pena per la velocitat i per les activacions, no per la memòria dels estats del model: els
 # tensor cores executen bf16 diverses vegades més de pressa que l'fp32 pur (tot i que només
 # unes dues vegades més que en el seu mode `TF32`), i bf16 redueix a la meitat la memòria de
@@ -524,7 +524,7 @@ display(HTML(figures.figure(stacked_barh(
 # %% [markdown] lang="ca"
 # ## Ara us toca a vosaltres
 #
-# - Substituïu AdamW per SGD amb momentum a la taula de models: quantes GPU necessita ara
+# - Substituïu AdamW per SGD amb moment a la taula de models: quantes GPU necessita ara
 #   Llama 3 405B? Quin estat hi domina?
 # - Afegiu una recepta que guardi els moments d'AdamW en bf16. Què estalvia, i per què els
 #   professionals dubten a fer-la servir?

@@ -173,7 +173,7 @@ def my_1f1b(p, m):
         row = [("F", i) for i in range(warmup)]
         forwards = warmup
         #[en] steady state: one forward (while any is left), one backward
-        #[ca] règim estacionari: un forward (mentre en quedin) i un backward
+        #[ca] règim estable: un forward (mentre en quedin) i un backward
         #[fa] حالت پایدار: یک گذر رو به جلو (تا وقتی باقی مانده باشد) و یک گذر رو به عقب
         for b in range(m):
             if forwards < m:

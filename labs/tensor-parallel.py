@@ -29,7 +29,7 @@
 # # Laboratori: paral·lelisme de tensors en un MLP
 #
 # El paral·lelisme de tensors reparteix cada matriu de pesos d'una capa entre diverses GPU, de
-# manera que cap GPU no guarda ni multiplica cap matriu sencera. Fet de manera ingènua,
+# manera que cap GPU no guarda ni multiplica cap matriu sencera. Fet de la manera més directa,
 # necessita comunicació després de cada producte de matrius. La configuració de Megatron-LM en
 # té prou amb un sol all-reduce per a tot un MLP: es parteixen les primeres matrius per
 # columnes i l'última per files, i tot el que queda entremig es calcula localment.
@@ -323,8 +323,8 @@ table([t("check"), t("max_error")],
 # La funció `megatron_mlp` de la biblioteca executa la mateixa configuració: cada rang aplica
 # l'MLP d'un sol dispositiu al seu fragment dels pesos (un fragment d'un MLP és un MLP més
 # petit), i després es fa un all-reduce. Compareu-ne les sortides, el nombre d'all-reduces i
-# els bytes amb els vostres. Després, el backward: pel mateix argument, cada rang deriva el
-# seu propi MLP més petit, cosa que li dona directament els gradients dels seus pesos; només
+# els bytes amb els vostres. Després, el backward: pel mateix argument, cada rang fa el
+# backward del seu propi MLP més petit, cosa que li dona directament els gradients dels seus pesos; només
 # el gradient de l'entrada és una suma parcial, i necessita l'únic all-reduce del backward.
 
 # %% [markdown] lang="fa"

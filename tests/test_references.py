@@ -43,6 +43,16 @@ def test_a_paper_by_two_authors_names_both():
     assert texts["cite.online_softmax"].render("fa") == "Milakov و Gimelshein (۲۰۱۸)"
 
 
+def test_a_venue_that_describes_the_source_reads_in_catalan():
+    """The Catalan review found «PyTorch documentation» on the Catalan reading list: a venue
+    that describes a source is translated; English and Persian keep it, and so does a name."""
+    entries = {reference.key: reference.entry() for reference in REFERENCES}
+    assert entries["fsdp2"]["ca"].endswith(". Documentació de PyTorch.")
+    assert entries["fsdp2"]["en"].endswith(". PyTorch documentation.")
+    assert entries["fsdp2"]["fa"].endswith(". PyTorch documentation.")
+    assert entries["pipedream"]["ca"].endswith(". SOSP 2019.")
+
+
 def test_two_authors_are_not_several():
     import pytest
 

@@ -42,6 +42,11 @@ def test_numbers_read_with_a_vowel_first(integer, vowel):
     ("baixen del 45,8 % al 1,0 %", "baixen del 45,8 % a l'1,0 %"),  # u coma zero
     ("Al 11 %", "A l'11 %"),
     ("al 10 %", "al 10 %"),  # deu
+    ("Bombolla: el 11,4 %", "Bombolla: l'11,4 %"),  # the exercises review's case: onze
+    ("El 1,5 % del pas", "L'1,5 % del pas"),  # u coma cinc
+    ("el 10 %", "el 10 %"),  # deu
+    ("el 1F1B", "el 1F1B"),  # a name, not a number
+    ("model 11 %", "model 11 %"),  # not the word "el"
     ("de una vegada", "d'una vegada"),  # a count spelled in words (spell_number)
     ("De un cop", "D'un cop"),
     ("de onze", "d'onze"),

@@ -184,7 +184,7 @@ def test_range_in_millions_of_dollars(locale, expected):
 
 @pytest.mark.parametrize(
     ("locale", "expected"),
-    [("en", "30 to 50%"), ("ca", "entre 30 i 50\u00a0%"), ("fa", "۳۰ تا ۵۰٪")],
+    [("en", "30 to 50%"), ("ca", "entre un 30 i un 50\u00a0%"), ("fa", "۳۰ تا ۵۰٪")],
 )
 def test_range_of_fractions_is_in_percent(locale, expected):
     assert format_range(0.3, 0.5, "%", locale) == expected

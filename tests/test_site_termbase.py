@@ -133,6 +133,10 @@ def test_every_concept_has_its_three_languages_and_a_note():
      "widget"),
     ("ca", "<p>és a dir 1,03125\u00a0B per valor</p>", "byte"),  # the 2026-12 review
     ("ca", "<td>1.024 B / 512 B</td>", "byte"),
+    # the 2026-12 native review: bus bandwidth is not a bus's width
+    ("ca", "<h2>L'amplada de bus: llegir nccl-tests</h2>", "bus-bandwidth"),
+    ("ca", "<td>Amplada de l'algorisme (algbw)</td>", "bus-bandwidth"),
+    ("ca", "<p>Lion guarda un sol momentum en fp32</p>", "momentum"),
     ("ca", "<p>Un model de frontera en fa centenars de milers</p>", "catalan-calques"),
     ("ca", "<p>la primera fila imprimeix 30,1 %; les parts impreses</p>", "catalan-calques"),
     ("ca", "<p>En una instantània de 54 dies del preentrenament</p>", "catalan-calques"),
@@ -192,6 +196,8 @@ def test_check_finds_a_planted_variant(locale, text, concept):
     ("ca", "<p>nuclis de CPU; 4,5×; 2,00 $</p>"),
     ("ca", "<p>Llama 3 70B i 8B; 848 bytes; 80 GB; 12 GB/s; 2 MiB; la fase B3</p>"),
     ("ca", "<p>el programa imprimeix la taula; la transferència és instantània</p>"),
+    ("ca", "<p>L'amplada de banda de bus (busbw) i l'amplada de banda de l'algorisme; "
+           "SGD amb moment; <code>momentum=0.9</code></p>"),
     ("fa", "<p>یک مدل پیشرو (frontier) و رتبهٔ پایین LoRA، رتبه‌بندی چیدمان‌ها</p>"),
     ("fa", "<p>۸ × H100 و ۱ × ۱۰<sup>۳</sup>؛ ۴٫۵ برابر؛ ۲٫۰۰ دلار؛ ۸۰ گیگابایت</p>"),
     ("fa", "<p>۹۸۹ TFLOP بر ثانیه و ۲۹۵ FLOP بر بایت</p>"),

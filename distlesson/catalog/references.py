@@ -67,11 +67,25 @@ class Reference:
                 for locale in ("en", "ca", "fa")}
 
     def entry(self) -> dict[str, str]:
-        """The full entry: short citation, linked title, venue."""
+        """The full entry: short citation, linked title, venue (in the page's language where
+        it is a description, not a name)."""
         return {
-            locale: f"{short}. [*{self.title}*]({self.url}). {self.venue}."
+            locale: f"{short}. [*{self.title}*]({self.url}). "
+                    f"{_VENUES.get(self.venue, {}).get(locale, self.venue)}."
             for locale, short in self.short().items()
         }
+
+
+# Venues that describe a source rather than name it, in the languages that translate them
+# (the 2026-12 Catalan review found «PyTorch documentation» on the Catalan page); titles,
+# journals and conferences keep their own names.
+_VENUES = {
+    "PyTorch documentation": {"ca": "Documentació de PyTorch"},
+    "NVIDIA documentation": {"ca": "Documentació d'NVIDIA"},
+    "NVIDIA Deep Learning Performance documentation": {
+        "ca": "Documentació d'NVIDIA, Deep Learning Performance"},
+    "NVIDIA/nccl-tests issue 212": {"ca": "Incidència 212 d'NVIDIA/nccl-tests"},
+}
 
 
 REFERENCES: tuple[Reference, ...] = (

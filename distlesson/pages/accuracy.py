@@ -54,7 +54,7 @@ _LABELS = {
           "fa": "پیش‌بینی مدل"},
     "band": {"en": "within 10%", "ca": "dins del 10 %", "fa": "در محدودهٔ ۱۰٪"},
     "title": {"en": "Model against measurement, every published run",
-              "ca": "Model contra mesura, totes les execucions publicades",
+              "ca": "Model davant de la mesura, totes les execucions publicades",
               "fa": "مدل در برابر اندازه‌گیری، همهٔ اجراهای منتشرشده"},
 }
 

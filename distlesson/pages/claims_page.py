@@ -151,9 +151,12 @@ def _row(claim: Claim, locale: str) -> tuple[str, ...]:
     source = _SOURCE_NAMES[origin][locale] + (comma + section if section else "")
     stated = registry[prefix + "stated"].render(locale)
     if claim.relation in _BOUND:
-        stated = _BOUND[claim.relation][locale].format(stated)
-        if locale == "ca":  # "més d'1×", "menys d'11 %": de elides before u and onze
-            stated = re.sub(r"\bde (1{1,2}(?![0-9]|\.[0-9]))", r"d'\1", stated)
+        figure = stated
+        if locale == "ca" and stated.endswith("%"):  # a percentage takes its article
+            figure = f"un {stated}"  # «menys d'un 35 %», «com a mínim un 99 %»
+        stated = _BOUND[claim.relation][locale].format(figure)
+        if locale == "ca":  # "més d'1×", "menys d'un 35 %": de elides before u, un and onze
+            stated = re.sub(r"\bde (un |1{1,2}(?![0-9]|\.[0-9]))", r"d'\1", stated)
     return (
         source,
         render_text(_text(claim.statement, locale), locale),

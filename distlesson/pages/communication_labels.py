@@ -53,10 +53,10 @@ LABELS: dict[str, dict[str, str]] = {
                    "ca": "el paral·lelisme de tensors pot ocupar tot el rack",
                    "fa": "موازی‌سازی تنسوری می‌تواند کل رک را بپوشاند"},
     "note_superpod": {"en": "non-blocking: the port's bandwidth at any size",
-                      "ca": "sense bloqueig: l'amplada del port a qualsevol mida",
+                      "ca": "sense bloqueig: l'amplada de banda del port a qualsevol mida",
                       "fa": "بدون انسداد: پهنای باند درگاه در هر اندازه‌ای"},
     "note_llama": {"en": "full bandwidth within a pod; across pods oversubscribed, {x}",
-                   "ca": "amplada completa dins d'un pod; entre pods, sobresubscrit, {x}",
+                   "ca": "amplada de banda completa dins d'un pod; entre pods, sobresubscrit, {x}",
                    "fa": "پهنای باند کامل درون یک پاد؛ میان پادها فرااشتراک {x}"},
     # the topology diagram
     "diagram_title": {"en": "Two servers of a rail-optimised cluster",

@@ -48,7 +48,7 @@ LABELS = {
               "fa": "یادداشت‌هایی دربارهٔ سطرها:"},
     "none": {"en": "none", "ca": "cap", "fa": "هیچ‌کدام"},
     "group_time": {"en": "Time in the {group} checks (rank 0)",
-                   "ca": "Temps a les comprovacions {group} (rang 0)",
+                   "ca": "Temps de les comprovacions {group} (rang 0)",
                    "fa": "زمان بررسی‌های {group} (رنک ۰)"},
 }
 
@@ -286,7 +286,7 @@ NOTES = {
         "en": "the memory model assumes an even split; `torch.chunk` gives the first ranks "
               "the rounded-up share of rows and the last the rest, possibly none.",
         "ca": "el model de memòria suposa un repartiment igual; `torch.chunk` dona als "
-              "primers rangs la part de files arrodonida cap amunt i a l'últim la resta, "
+              "primers rangs la part de files arrodonida per excés i a l'últim la resta, "
               "potser cap.",
         "fa": "مدل حافظه تقسیم مساوی را فرض می‌کند؛ `torch.chunk` به رنک‌های اول سهمشان از "
               "سطرها را، گردشده به بالا، می‌دهد و به آخری باقی‌مانده را، که شاید هیچ نباشد."},

@@ -104,7 +104,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "noscript": {"en": "Checking the answers and counting them needs JavaScript. The "
                        "questions and their answers can be read without it.",
                  "ca": "Per comprovar les respostes i comptar-les cal JavaScript. Les "
-                       "preguntes i les respostes es poden llegir sense.",
+                       "preguntes i les respostes es poden llegir igualment sense JavaScript.",
                  "fa": "بررسی و شمارش پاسخ‌ها به JavaScript نیاز دارد. پرسش‌ها و پاسخ‌ها "
                        "بدون آن هم خواندنی‌اند."},
 }

@@ -67,7 +67,7 @@ LABELS: dict[str, dict[str, str]] = {
     "load_axis": {"en": "load / mean load", "ca": "càrrega / càrrega mitjana",
                   "fa": "بار / میانگین بار"},
     "step": {"en": "training step", "ca": "pas d'entrenament", "fa": "گام آموزش"},
-    "imbalance_axis": {"en": "busiest / mean", "ca": "la més carregada / mitjana",
+    "imbalance_axis": {"en": "busiest / mean", "ca": "càrrega màxima / mitjana",
                        "fa": "پربارترین / میانگین"},
     "busiest_rank": {"en": "busiest GPU (of {ep})", "ca": "GPU més carregada (de {ep})",
                      "fa": "پربارترین GPU (از {ep})"},

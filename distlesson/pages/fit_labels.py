@@ -65,7 +65,7 @@ OPTIMIZER_NAMES = {
     "adam8bit": {"en": "8-bit Adam", "ca": "Adam de vuit bits", "fa": "Adam هشت‌بیتی"},
     "adafactor": {"en": "Adafactor", "ca": "Adafactor", "fa": "Adafactor"},
     "lion": {"en": "Lion", "ca": "Lion", "fa": "Lion"},
-    "sgd": {"en": "SGD with momentum", "ca": "SGD amb momentum", "fa": "SGD با تکانه"},
+    "sgd": {"en": "SGD with momentum", "ca": "SGD amb moment", "fa": "SGD با تکانه"},
 }
 OPTIMIZER_KEEPS = {
     "adamw": {"en": "m and v in fp32", "ca": "m i v en fp32", "fa": "m و v در fp32"},
@@ -75,9 +75,9 @@ OPTIMIZER_KEEPS = {
     "adafactor": {"en": "v factored: a row and a column per matrix",
                   "ca": "v factoritzat: una fila i una columna per matriu",
                   "fa": "v تجزیه‌شده: یک بردار سطری و یک بردار ستونی برای هر ماتریس"},
-    "lion": {"en": "one momentum in fp32", "ca": "un momentum en fp32",
+    "lion": {"en": "one momentum in fp32", "ca": "un moment en fp32",
              "fa": "یک تکانه در fp32"},
-    "sgd": {"en": "one momentum in fp32", "ca": "un momentum en fp32", "fa": "یک تکانه در fp32"},
+    "sgd": {"en": "one momentum in fp32", "ca": "un moment en fp32", "fa": "یک تکانه در fp32"},
 }
 PRESET_NAMES = {
     "fp32": {"en": "fp32 everywhere", "ca": "fp32 a tot arreu", "fa": "همه‌چیز در fp32"},

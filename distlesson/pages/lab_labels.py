@@ -97,7 +97,7 @@ LABELS = {
     "tokens": {"en": "Tokens per micro-batch", "ca": "Tokens per microlot",
                "fa": "توکن‌های هر ریزدسته"},
     "comm_micro_batch": {"en": "Sent per GPU and micro-batch (one sequence)",
-                         "ca": "Enviat per GPU i microlot (una seqüència)",
+                         "ca": "Enviat per GPU i microlot d'una seqüència",
                          "fa": "ارسالی هر GPU در هر ریزدسته، با یک دنباله"},
     # pipeline
     "gpipe": {"en": "GPipe", "ca": "GPipe", "fa": "GPipe"},

@@ -23,7 +23,7 @@ from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity
 from distlesson.render.palette import DIMENSIONS, MEMORY_PARTS, colours
 from distlesson.render.svg import stacked_barh
-from distlesson.render.tables import Table, markdown_table
+from distlesson.render.tables import Table, joined_label, markdown_table
 
 __all__ = [
     "comm_plot",
@@ -228,7 +228,7 @@ def llama405_table(locale: str) -> str:
     rows = [
         (_t("weights", locale), _gb(report.states.weights, locale)),
         (_t("grads", locale), _gb(report.states.grads, locale)),
-        (_t("master", locale) + " + " + _t("optimizer", locale),
+        (joined_label(_t("master", locale), _t("optimizer", locale), locale, sep=" + "),
          _gb(report.states.master + report.states.optimizer, locale)),
         (_t("activations", locale), _gb(report.activations, locale)),
         *([(_t("logits", locale), _gb(report.logits, locale))] if report.logits else []),

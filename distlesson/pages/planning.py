@@ -65,7 +65,7 @@ _LABELS = {
     "schedule": {"en": "Schedule", "ca": "Planificació", "fa": "زمان‌بندی"},
     "memory": {"en": "Per GPU", "ca": "Per GPU", "fa": "حافظه در هر GPU"},
     "step": {"en": "Step", "ca": "Pas", "fa": "زمان گام"},
-    "reason": {"en": "Rejected because", "ca": "Rebutjada perquè", "fa": "دلیل رد"},
+    "reason": {"en": "Rejected because", "ca": "Motiu del rebuig", "fa": "دلیل رد"},
     "count": {"en": "Configs", "ca": "Configuracions", "fa": "پیکربندی‌ها"},
     "example": {"en": "For example", "ca": "Per exemple", "fa": "برای نمونه"},
     "interleaved": {"en": "interleaved, v = {v}", "ca": "intercalada, v = {v}",

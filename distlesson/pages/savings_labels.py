@@ -59,7 +59,7 @@ LABELS = {
 CKPT_LABELS = {
     "part": {"en": "Part", "ca": "Part", "fa": "بخش"},
     "array": {"en": "Array", "ca": "Array", "fa": "آرایه"},
-    "shape": {"en": "Shape", "ca": "Forma", "fa": "شکل"},
+    "shape": {"en": "Shape", "ca": "Dimensions", "fa": "شکل"},
     "scalars": {"en": "Scalars", "ca": "Escalars", "fa": "تعداد اسکالر"},
     "share": {"en": "Share of the block", "ca": "Fracció del bloc", "fa": "سهم از بلوک"},
     "block_total": {"en": "Block total", "ca": "Total del bloc", "fa": "مجموع بلوک"},

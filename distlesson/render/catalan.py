@@ -5,9 +5,9 @@ sound (IEC, *Gramàtica de la llengua catalana*, the apostrophe). A number in di
 aloud, so the rule follows how it is read: *u*, *un* or *una* (1) and *onze* (11) start with
 a vowel, and so do the numbers read from them, *un milió*, *onze mil*, *u coma cinc*.
 *Mil* (1.000 to 1.999), *cent* (100 to 199) and every other number start with a consonant.
-Templates write «de {x}», «del {x}» and «al {x}»; :func:`elide` corrects them once the
+Templates write «de {x}», «del {x}», «al {x}» and «el {x}»; :func:`elide` corrects them once the
 number is in, so that no author has to think of it (the Catalan reviews found "de 11,1",
-"dins de 1,0" and "al 1,0 %").
+"dins de 1,0", "al 1,0 %" and "el 11,4 %").
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from distlesson.render.html_text import map_text
 
 __all__ = ["elide", "elide_html", "feminine_article", "starts_with_vowel"]
 
-_BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del|al|Al)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
+_BEFORE_NUMBER = re.compile(r"\b(de|De|del|Del|al|Al|el|El)(\s+)(\d[\d.]*)(?=[,\s\xa0%)]|$)")
 # the same numbers spelled in words (distlesson.render.numbers.spell_number): «d'una»
 _BEFORE_WORD = re.compile(r"\b([dD])e\s+(u|un|una|onze)\b")
 
@@ -61,12 +61,14 @@ def _replace(found: re.Match) -> str:
         return f"{word[0]}e l'{number}"
     if word.lower() == "al":  # «baixen del 45,8 % al 1,0 %» -> «a l'1,0 %»
         return f"{word[0]} l'{number}"
+    if word.lower() == "el":  # «el 11,4 %» -> «l'11,4 %»
+        return f"{'L' if word[0] == 'E' else 'l'}'{number}"
     return f"{word[0]}'{number}"
 
 
 def elide(text: str) -> str:
-    """``text`` with «de N», «del N» and «al N» elided where N is read with a vowel first, and «de»
-    before the words «u», «un», «una», «onze»."""
+    """``text`` with «de N», «del N», «al N» and «el N» elided where N is read with a vowel
+    first, and «de» before the words «u», «un», «una», «onze»."""
     return _BEFORE_WORD.sub(r"\1'\2", _BEFORE_NUMBER.sub(_replace, text))
 
 

@@ -238,14 +238,16 @@ def spell_number(value: float, locale: str, *, gender: Gender = "m") -> str:
 
 def format_range(low: float, high: float, unit: str, locale: str, *, digits: int = 0) -> str:
     """A range with its unit written once: 87e6 to 98e6 in ``"M$"`` -> ``87 to 98 million
-    dollars``, «entre 87 i 98 milions de dòlars», ``۸۷ تا ۹۸ میلیون دلار``."""
+    dollars``, «entre 87 i 98 milions de dòlars», ``۸۷ تا ۹۸ میلیون دلار``; a Catalan
+    percentage takes its article, «entre un 30 i un 50 %»."""
     if low > high:
         raise ValueError(f"range low={low!r} must not exceed high={high!r}")
     end = format_quantity(high, unit, locale, digits=digits)
     scale = 1.0 if unit == "%" else UNITS[unit][0]
     start = format_number(low * (100 if unit == "%" else 1) / scale, locale, digits=digits)
-    if locale == "ca":
-        return f"entre {start} i {end}"
+    if locale == "ca":  # a percentage takes its article: «entre un 30 i un 50 %»
+        article = "un " if unit == "%" else ""
+        return f"entre {article}{start} i {article}{end}"
     if locale == "fa":
         return f"{start} تا {end}"
     return f"{start} to {end}"

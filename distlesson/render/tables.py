@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from distlesson.render.numbers import check_locale
 
-__all__ = ["Table", "group_header", "ltr", "markdown_table"]
+__all__ = ["Table", "group_header", "joined_label", "ltr", "markdown_table"]
 
 
 @dataclass(frozen=True)
@@ -27,13 +27,19 @@ class Table:
                 raise ValueError(f"row {i} has {len(row)} cells for {width} columns")
 
 
+def joined_label(first: str, second: str, locale: str, *, sep: str) -> str:
+    """Two labels joined into one: ``first<sep>second``. Catalan, like French, goes on in
+    lowercase inside a phrase («Còpia mestra + estats de l'optimitzador»); a label that
+    starts with an acronym (MFU, GPU) keeps its capitals. English and Persian are unchanged."""
+    if check_locale(locale) == "ca" and second[:2].istitle():
+        second = second[0].lower() + second[1:]
+    return f"{first}{sep}{second}"
+
+
 def group_header(group: str, label: str, locale: str) -> str:
-    """A column header under a group, on one line: ``group: label``. Catalan, like French,
-    goes on in lowercase after a colon inside a phrase ("Acumular i després all-reduce:
-    enviat per rang"); a label that starts with an acronym (MFU, GPU) keeps its capitals."""
-    if check_locale(locale) == "ca" and label[:2].istitle():
-        label = label[0].lower() + label[1:]
-    return f"{group}: {label}"
+    """A column header under a group, on one line: ``group: label`` («Acumular i després
+    all-reduce: enviat per rang»), lowercased in Catalan as :func:`joined_label` does."""
+    return joined_label(group, label, locale, sep=": ")
 
 
 def ltr(text: str, locale: str) -> str:

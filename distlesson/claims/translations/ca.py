@@ -64,7 +64,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             "Amb pesos i gradients en bf16 i la còpia mestra en fp32, Llama 3 70B amb Lion "
             "costa {{ claim.ca_lion.computed }} per paràmetre; la part pròpia de "
             "l'optimitzador és {{ claim.ca_lion.optimizer_part }}. Lion guarda un sol "
-            "momentum en fp32, de manera que la xifra coincideix."
+            "moment en fp32, de manera que la xifra coincideix."
         ),
     },
     "fa_adam_moments": {
@@ -148,7 +148,7 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "FSDP reparteix els estats a parts iguals, de manera que el mínim és el total dels "
-            "estats dividit per la memòria d'una GPU, arrodonint cap amunt: "
+            "estats dividit per la memòria d'una GPU, arrodonint per excés: "
             "{{ claim.fa_fsdp_gpus.computed }} amb la convenció de la font, "
             "{{ claim.fa_fsdp_gpus.with_master }} amb la còpia mestra en fp32. La font té raó: "
             "amb {{ claim.fa_fsdp_gpus.source_dp }} GPU no n'hi ha prou "
@@ -223,8 +223,8 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "Quatre all-reduces per capa per NVLink, comparats amb els productes de matrius "
-            "de la capa a un {{ claim.ca_tp_nvlink_share.efficiency }} del rendiment màxim "
-            "de l'H100, donen un {{ claim.ca_tp_nvlink_share.computed }}: la xifra de la "
+            "de la capa a un {{ claim.ca_tp_nvlink_share.efficiency }} del pic de "
+            "l'H100, donen un {{ claim.ca_tp_nvlink_share.computed }}: la xifra de la "
             "font un cop arrodonida."
         ),
     },
@@ -267,7 +267,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             "bombolla és d'un {{ claim.ca_pipeline_bubble.stated }}."
         ),
         "why": (
-            "La línia de temps simulada deixa inactiu un "
+            "El cronograma simulat deixa inactiu un "
             "{{ claim.ca_pipeline_bubble.computed }} del temps de les etapes, exactament la "
             "ràtio de la fórmula: el nombre d'etapes menys u dividit pel nombre de microlots "
             "més el nombre d'etapes menys u."
@@ -309,12 +309,12 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "No és cap límit: el factor depèn del nombre de capes i de la longitud de la "
-            "seqüència. El model petit del mateix capítol, comptat per la biblioteca, estalvia "
-            "{{ claim.ca_checkpoint_ten_x.tiny_model }}. Llama 3 70B amb la seva longitud "
-            "d'entrenament i FlashAttention, que no guarda cap puntuació d'atenció, en "
-            "necessita al pic {{ claim.ca_checkpoint_ten_x.computed }} menys segons les "
-            "fórmules de Korthikanti et al., si només es guarda l'entrada de cada capa; si "
-            "es guardessin les puntuacions, {{ claim.ca_checkpoint_ten_x.with_scores }}."
+            "seqüència. El model petit del mateix capítol, comptat per la biblioteca, redueix "
+            "aquesta memòria {{ claim.ca_checkpoint_ten_x.tiny_model }}. Llama 3 70B amb la "
+            "seva longitud d'entrenament i FlashAttention, que no guarda cap puntuació "
+            "d'atenció, en necessita al pic {{ claim.ca_checkpoint_ten_x.computed }} menys "
+            "segons les fórmules de Korthikanti et al., si només es guarda l'entrada de cada "
+            "capa; si es guardessin les puntuacions, {{ claim.ca_checkpoint_ten_x.with_scores }}."
         ),
     },
     "ca_recompute_thirty": {
@@ -381,7 +381,7 @@ CLAIMS: dict[str, dict[str, str]] = {
             "dona {{ claim.ca_ridge_point.computed }}, que arrodonit queda una unitat per sota "
             "de la xifra de la font: la font divideix per la mateixa amplada de banda un pic "
             "arrodonit a l'alça a {{ claim.ca_ridge_point.rounded_peak }} TFLOP/s. La "
-            "diferència és en l'arrodoniment d'una dada d'entrada, no en el mètode."
+            "diferència rau en l'arrodoniment d'una dada d'entrada, no en el mètode."
         ),
     },
     "ca_decode_intensity": {
@@ -518,8 +518,8 @@ CLAIMS.update({
             "la demostració; però el codi també accepta trossos desiguals i dona un exemple "
             "més a les primeres GPU. Si els {{ claim.fa_dp_unweighted_mean.batch }} exemples "
             "de la demostració es reparteixen entre {{ claim.fa_dp_unweighted_mean.gpus }} "
-            "GPU, la seva mitjana s'allunya un {{ claim.fa_dp_unweighted_mean.computed }} de "
-            "l'entrada més gran del gradient, en la xarxa petita del curs. La biblioteca "
+            "GPU, l'error de la seva mitjana és un {{ claim.fa_dp_unweighted_mean.computed }} "
+            "de l'entrada més gran del gradient, en la xarxa petita del curs. La biblioteca "
             "pondera el gradient de cada GPU pel nombre d'exemples que té i coincideix amb el "
             "lot sencer llevat de l'arrodoniment de coma flotant."
         ),
@@ -552,11 +552,11 @@ CLAIMS.update({
         ),
         "why": (
             "Al cap de N menys un passos ({{ claim.fa_ring_steps.reduce_scatter }}), cada GPU "
-            "només té el seu propi tros sumat del tot: és la meitat del reduce-scatter. "
-            "Després, la meitat de l'all-gather fa circular els trossos acabats per l'anell "
-            "en tants passos més, {{ claim.fa_ring_steps.computed }} en total, tal com els "
-            "compta l'anell simulat. El volum que dona la mateixa lliçó, dues vegades el "
-            "gradient per N menys u dividit per N, ja compta les dues meitats."
+            "només té el seu propi tros sumat del tot: és la primera meitat, el reduce-scatter. "
+            "Després, la segona meitat, l'all-gather, fa circular els trossos acabats per l'anell "
+            "en tants passos més, {{ claim.fa_ring_steps.computed }} en total, tal com els compta "
+            "l'anell simulat. El volum que dona la mateixa lliçó, dues vegades el gradient per N "
+            "menys u dividit per N, ja compta les dues meitats."
         ),
     },
     "fa_nvlink_bandwidth": {
@@ -581,11 +581,11 @@ CLAIMS.update({
             "InfiniBand NDR, {{ claim.ca_link_bandwidths.infiniband }} entre nodes."
         ),
         "why": (
-            "Totes dues són xifres de catàleg per a una GPU i un sol sentit, la convenció que "
-            "fixa el temps d'una operació col·lectiva, i totes dues coincideixen amb el "
-            "catàleg. Cap col·lectiva no les assoleix: ajustat a una mesura publicada de vuit "
-            "H100, el model dona a un all-reduce d'un gibibyte una amplada de bus de "
-            "{{ claim.ca_link_bandwidths.achieved }}, el "
+            "Totes dues són xifres de la fitxa tècnica per a una GPU i un sol sentit, la "
+            "convenció que fixa el temps d'una operació col·lectiva, i totes dues coincideixen "
+            "amb el catàleg de la biblioteca. Cap col·lectiva no les assoleix: ajustat a una "
+            "mesura publicada de vuit H100, el model dona a un all-reduce d'un gibibyte una "
+            "amplada de banda de bus de {{ claim.ca_link_bandwidths.achieved }}, el "
             "{{ claim.ca_link_bandwidths.share }} de la d'NVLink."
         ),
     },
@@ -600,8 +600,9 @@ CLAIMS.update({
             "El càlcul i les activacions segueixen els paràmetres actius, token a token. La "
             "memòria no: els pesos, els gradients i els estats de l'optimitzador de tots els "
             "experts es queden en alguna GPU, tots els {{ claim.fa_moe_memory.computed }} de "
-            "paràmetres, {{ claim.fa_moe_memory.states }} d'estats del model, contra "
-            "{{ claim.fa_moe_memory.active_states }} si només calgués guardar els actius. El "
+            "paràmetres, {{ claim.fa_moe_memory.states }} d'estats del model, davant dels "
+            "{{ claim.fa_moe_memory.active_states }} que caldrien si només es guardessin els "
+            "actius. El "
             "paral·lelisme d'experts reparteix els experts entre les GPU; no els elimina."
         ),
     },
@@ -614,7 +615,7 @@ CLAIMS.update({
         ),
         "why": (
             "Exactament una vuitena part, un {{ claim.fa_moe_gpu_share.computed }}: els "
-            "informes donen {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800 contra les "
+            "informes donen {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800 davant de les "
             "{{ claim.fa_moe_gpu_share.meta_gpus }} H100 de Meta. No pas menys."
         ),
     },
@@ -629,7 +630,7 @@ CLAIMS.update({
         "why": (
             "La figura compta els estats amb un nombre rodó de "
             "{{ claim.ca_widget_memory.params }} de paràmetres i l'entrada de cada capa per als "
-            "microlots en curs: en surt {{ claim.ca_widget_memory.nominal }}, la seva xifra. "
+            "microlots en curs: en surten {{ claim.ca_widget_memory.nominal }}, la seva xifra. "
             "La biblioteca compta {{ claim.ca_widget_memory.computed }} per a la GPU més "
             "carregada: el nombre exacte de paràmetres de Llama 3 70B amb l'embedding a la "
             "primera etapa, la capa que es reconstrueix durant el backward, i el context "
@@ -754,7 +755,7 @@ CLAIMS.update({
 })
 
 _ZERO_TABLE = {
-    2: "Amb els gradients repartits no hi ha cap buffer complet on sumar-los, tret que se'n "
+    2: "Amb els gradients particionats no hi ha cap buffer complet on sumar-los, tret que se'n "
        "guardi un.",
     3: "ZeRO-3, a més, reuneix els pesos abans del forward i del backward "
        "de cada microlot.",
@@ -823,7 +824,8 @@ for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
             f"la convenció de la lliçó: {{{{ claim.{_id}.states }}}} per GPU. Les "
             "activacions, quan no se li donen les dimensions del model, són la meitat dels bytes "
             f"dels pesos, {{{{ claim.{_id}.listing_activations }}}}, sigui quina sigui la "
-            "seqüència i entre quantes GPU es reparteixi el model. Per a "
+            "seqüència i sigui quin sigui el nombre de GPU entre les quals es reparteix el "
+            "model. Per a "
             f"{_CALC_MODELS[_model]} amb els {{{{ claim.{_id}.seq }}}} tokens de la "
             "calculadora, si es guarden totes les activacions menys les puntuacions "
             f"d'atenció, la biblioteca en compta {{{{ claim.{_id}.activations }}}}, és a dir, "
@@ -859,7 +861,7 @@ CLAIMS.update({
             "hores de GPU del preentrenament): just per sota del llindar. Però els seus "
             "productes de matrius es feien en fp8, amb un pic el doble d'alt: respecte "
             "d'aquest pic, en surt un {{ claim.ca_moe_mfu.fp_eight }}. És més baix, com diu "
-            "la font; com de baix, depèn del pic que es prengui com a referència."
+            "la font; fins a quin punt ho és depèn del pic que es prengui com a referència."
         ),
     },
     "fa_moe_order": {
@@ -884,6 +886,6 @@ CLAIMS["ca_failures_daily"] = {
     "why": ("Les {{ claim.ca_failures_daily.gpus }} GPU de Llama 3 van patir "
             "{{ claim.ca_failures_daily.hardware }} interrupcions amb una causa de GPU, de "
             "servidor o de xarxa en {{ claim.ca_failures_daily.days }} dies: "
-            "{{ claim.ca_failures_daily.computed }} al dia. No només diàries: n'hi ha unes "
-            "quantes cada dia."),
+            "{{ claim.ca_failures_daily.computed }} al dia: no una cada dia, sinó unes "
+            "quantes."),
 }

@@ -35,7 +35,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "ZeRO elimina les còpies. La primera etapa particiona la còpia mestra i els moments; "
             "la segona, també els gradients; la tercera, també els pesos: cadascuna de "
             "les *n* GPU es queda una *n*-èsima part de cada estat. Amb {{ par.devices }} GPU "
-            "aquests trossos sumen {{ par.zero3_per_gpu }} per GPU, per sota de "
+            "aquests trossos sumen {{ par.zero3_per_gpu }} per GPU, per sota dels "
             "{{ par.gpu_memory }}. No és tot el que guarda una GPU: mentre una capa calcula, "
             "els seus pesos es reuneixen sencers a cada GPU (i, amb la precàrrega, també els "
             "de la capa següent), els seus gradients són sencers fins que se'n fa el "
@@ -271,7 +271,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "title": "Un MFU del {{ ex.mfu_observed }}",
         "question": (
             "El vostre entrenament gran arriba a un MFU del {{ ex.mfu_observed }}. Quines "
-            "tres coses investigueu primer, i com?"),
+            "tres coses investigaríeu primer, i com?"),
         "mfu-low": "Escriviu els vostres tres sospitosos i després compareu-los amb la resposta "
                    "model.",
         "mfu-low.answer": (
@@ -282,10 +282,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "fallades. Ordeneu els termes per mida i ataqueu primer la causa del més gran; "
             "després torneu a mesurar, perquè cada correcció canvia l'ordre. En el pas "
             "de Llama 3 405B del capítol, l'ordre és:\n\n"
-            "- **{{ ex.mfu_loss_1 }}**: el {{ ex.mfu_loss_1_share }} del pas\n"
-            "- **{{ ex.mfu_loss_2 }}**: el {{ ex.mfu_loss_2_share }}\n"
-            "- **{{ ex.mfu_loss_3 }}**: el {{ ex.mfu_loss_3_share }}\n"
-            "- **{{ ex.mfu_loss_4 }}**: el {{ ex.mfu_loss_4_share }}\n\n"
+            "- **{{ ex.mfu_loss_1 }}**: un {{ ex.mfu_loss_1_share }} del pas\n"
+            "- **{{ ex.mfu_loss_2 }}**: un {{ ex.mfu_loss_2_share }}\n"
+            "- **{{ ex.mfu_loss_3 }}**: un {{ ex.mfu_loss_3_share }}\n"
+            "- **{{ ex.mfu_loss_4 }}**: un {{ ex.mfu_loss_4_share }}\n\n"
             "La vostra traça pot ordenar-los d'una altra manera. Com es veu cadascun i què el "
             "redueix:\n\n"
             "- **Kernels per sota del pic.** Compareu els FLOP/s de cada kernel gran amb la "
@@ -351,8 +351,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "En un all-reduce, busbw = algbw × `2 (n − 1) / n`, la fracció de l'array que "
             "envia cada GPU en un anell: {{ comm.bus_factor }} amb {{ ex.comm_ex_ranks }} "
             "GPU, és a dir, **{{ ex.comm_busbw }}**, el {{ comm.gib_share }} dels "
-            "{{ comm.nvlink }} d'NVLink en cada sentit. L'amplada de bus és la que es compara "
-            "amb l'enllaç: no canvia amb el nombre de GPU."),
+            "{{ comm.nvlink }} d'NVLink en cada sentit. L'amplada de banda de bus és la que "
+            "es compara amb l'enllaç: no canvia amb el nombre de GPU."),
     },
     "comm-crossover": {
         "title": "On la latència deixa de comptar",
@@ -382,7 +382,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "posen el paral·lelisme de tensors dins d'un servidor i "
             "el de dades entre servidors, i no a l'inrevés?"),
         "comm-where.answer": (
-            "El paral·lelisme de tensors comunica dins de cada capa, al forward i al "
+            "El paral·lelisme de tensors es comunica dins de cada capa, al forward i al "
             "backward, i el producte de matrius següent l'espera: els seus bytes són al camí "
             "crític i necessiten l'enllaç més ràpid, {{ comm.nvlink_over_ib }} més ràpid que "
             "la xarxa. El de dades redueix els gradients un cop per pas, i la reducció de "
@@ -471,8 +471,8 @@ TEXTS.update({
             "La mateixa tasca desa punts de control a l'interval de Young ({{ ex.fail_young }}); "
             "després de cada fallada triga {{ ex.fail_ex_restart }} a tornar a entrenar."),
         "fail-goodput": (
-            "Quina part del temps real es dedica a entrenament que es conserva, en primer "
-            "ordre, en percentatge?"),
+            "Quina part del temps real es dedica a entrenament que es conserva, en primera "
+            "aproximació, en percentatge?"),
         "fail-goodput.answer": (
             "`1 / (1 + δ/τ + (R + τ/2)/M)` amb δ = {{ ex.fail_ex_write }}, τ = "
             "{{ ex.fail_young }}, R = {{ ex.fail_ex_restart }} i M = {{ ex.fail_mtbf }}: "
@@ -484,9 +484,9 @@ TEXTS.update({
         "title": "Un punt de control de Llama 3 70B",
         "question": (
             "Llama 3 70B s'entrena amb AdamW en precisió mixta: pesos i gradients en bf16, "
-            "una còpia mestra en fp32 i dos moments en fp32. El punt de control s'escriu en un "
-            "emmagatzematge que sosté {{ ex.fail_ex_storage }}, repartit a parts iguals entre "
-            "{{ ex.fail_ex_writers }} processos."),
+            "una còpia mestra en fp32 i dos moments en fp32. El punt de control l'escriuen "
+            "{{ ex.fail_ex_writers }} processos, a parts iguals, en un emmagatzematge que "
+            "sosté {{ ex.fail_ex_storage }}."),
         "fail-size": "Quant ocupa el punt de control, en GB?",
         "fail-size.answer": (
             "Els pesos, la còpia mestra i els moments, no els gradients: "
@@ -508,7 +508,7 @@ TEXTS.update({
         "title": "Escalar un tensor a e4m3",
         "question": (
             "La magnitud més gran d'un tensor és {{ ex.fp8_ex_amax }}; es converteix a e4m3 "
-            "amb una sola escala actual per a tot el tensor."),
+            "amb una sola escala immediata per a tot el tensor."),
         "fp8-scale": "Per quina escala es multiplica abans de convertir-lo?",
         "fp8-scale.answer": (
             "L'escala porta l'amax al valor més gran d'e4m3: {{ fp8.e4m3_max }} / "
