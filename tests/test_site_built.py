@@ -121,32 +121,57 @@ def test_persian_pages_keep_latin_compounds_on_one_line(site, page):
         assert f'<span class="{NOBREAK_CLASS}">all-reduce</span>' in article
 
 
-_HREF = re.compile(r'<a\b[^>]*\bhref="([^"#:?]*)#([^"]+)"')
+_HREF = re.compile(r'<a\b[^>]*\bhref="(?![a-z][a-z0-9+.-]*:|//)([^"#?]*)(?:#([^"]*))?"')
 _ID = re.compile(r'\bid="([^"]+)"')
+
+
+def _dangling(site: Path, here: str, html: str) -> tuple[int, list[str]]:
+    """(links checked, links of the page at ``here`` that lead to no file or no id)."""
+    from html import unescape
+    from urllib.parse import unquote, urljoin
+
+    ids: dict[str, set[str] | None] = {}  # per target: its ids, None if it does not exist
+    missing = []
+    links = _HREF.findall(html)
+    for path, anchor in links:
+        target = unquote(urljoin("/" + here, unescape(path)).lstrip("/"))
+        last = target.rsplit("/", 1)[-1]
+        is_page = "." not in last or last.endswith(".html")  # not an asset or a download
+        if target not in ids:
+            file = site / target / "index.html" if "." not in last else site / target
+            ids[target] = None if not file.exists() else (
+                set(_ID.findall(file.read_text(encoding="utf-8"))) if is_page else set())
+        if ids[target] is None:
+            missing.append(path or "(this page)")
+        elif anchor and is_page and unquote(unescape(anchor)) not in ids[target]:
+            missing.append(f"{path or '(this page)'}#{anchor}")
+    return len(links), missing
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
-def test_every_anchor_a_page_links_to_exists(site, page, locale):
-    """A figure reference ({{ fig:NAME }}), a cross-reference or a heading's link lands on an
-    id of the page it names (MkDocs' own anchor check runs before figures get their ids)."""
-    from html import unescape
-    from urllib.parse import unquote, urljoin
-
+def test_every_link_and_anchor_of_a_page_exists(site, page, locale):
+    """A link to another page of the site (a lab too) lands on a built page, and a figure
+    reference ({{ fig:NAME }}), a cross-reference or a heading's link on an id of the page
+    it names. MkDocs checks neither here: the labs are pages only after its check, and
+    figures get their ids after it (mkdocs.yml, validation)."""
     prefix = "" if locale == "en" else f"{locale}/"
     here = f"{prefix}{'' if page == 'index' else page + '/'}"
-    html = _html(site, page, locale)
-    ids: dict[str, set[str]] = {}
-    missing = []
-    for path, anchor in _HREF.findall(html):
-        target = urljoin("/" + here, unescape(path)).lstrip("/")
-        if target not in ids:
-            file = site / target / "index.html" if not target.endswith(".html") else site / target
-            ids[target] = set(_ID.findall(file.read_text(encoding="utf-8"))) \
-                if file.exists() else set()
-        if unquote(unescape(anchor)) not in ids[target]:
-            missing.append(f"{path or '(this page)'}#{anchor}")
-    assert not missing, f"{here or '/'}: links to missing anchors: {sorted(set(missing))}"
+    checked, missing = _dangling(site, here, _html(site, page, locale))
+    assert checked > 10  # the page's navigation at least
+    assert not missing, f"{here or '/'}: links to nothing: {sorted(set(missing))}"
+
+
+def test_a_link_to_a_missing_page_or_id_is_found(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text('<h2 id="x">X</h2>', encoding="utf-8")
+    (tmp_path / "style.css").write_text("", encoding="utf-8")
+    html = ('<a href="../a/#x">ok</a><a href="../a/#y">no id</a><a href="../b/">no page</a>'
+            '<a href="#fig-1">not here</a><a href="../style.css">asset</a>'
+            '<a href="https://example.org/#z">elsewhere</a><a href="mailto:x@y">mail</a>')
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "index.html").write_text(html, encoding="utf-8")
+    assert _dangling(tmp_path, "p/", html) == (5, ["../a/#y", "../b/", "(this page)#fig-1"])
 
 
 # A Latin letter, then only neutrals and digits (no strong letter, no right-to-left mark),
