@@ -332,7 +332,7 @@ def my_states(count, recipe="mixed", optimizer="adamw"):
 def my_min_gpus(total):
     #[en] ceiling division, in integers: no float residue
     #[ca] divisió arrodonida cap amunt, amb enters: sense residus de coma flotant
-    #[fa] تقسیم با گرد کردن به بالا، با اعداد صحیح: بی هیچ خطای ممیز شناور
+    #[fa] تقسیم با گردکردن به بالا، با اعداد صحیح: بی هیچ خطای ممیز شناور
     return -(-total // GPU_BYTES)
 
 

@@ -100,7 +100,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "goal_bubble": {"en": "Bubble: {bubble}.", "ca": "Bombolla: {bubble}.",
                     "fa": "حباب: {bubble}."},
     "open_done": {"en": "Marked as done.", "ca": "Marcada com a feta.",
-                  "fa": "به‌عنوان انجام‌شده علامت خورد."},
+                  "fa": "به‌عنوان انجام‌شده علامت‌گذاری شد."},
     "noscript": {"en": "Checking the answers and counting them needs JavaScript. The "
                        "questions and their answers can be read without it.",
                  "ca": "Per comprovar les respostes i comptar-les cal JavaScript. Les "

@@ -23,7 +23,7 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "حاصل تقسیم حالت‌ها بر حافظهٔ یک H100 دقیقاً"
-            " {{ claim.ca_gpus_to_hold.computed }} است و چیزی برای گرد کردن نمی‌ماند. این فقط حافظه"
+            " {{ claim.ca_gpus_to_hold.computed }} است و چیزی برای گردکردن نمی‌ماند. این فقط حافظه"
             " را می‌شمارد؛ فعال‌سازی‌ها و بافرها جای بیشتری می‌خواهند."
         ),
     },
@@ -590,7 +590,7 @@ CLAIMS.update({
         "why": (
             "دقیقاً یک‌هشتم، یعنی {{ claim.fa_moe_gpu_share.computed }}: گزارش‌ها"
             " {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800 را در برابر"
-            " {{ claim.fa_moe_gpu_share.meta_gpus }} H100 Meta می‌گذارند. نه کمتر."
+            " {{ claim.fa_moe_gpu_share.meta_gpus }} H100 در Meta می‌گذارند. نه کمتر."
         ),
     },
     "ca_widget_memory": {
@@ -607,8 +607,8 @@ CLAIMS.update({
             " ورودی هر لایه را برای ریزدسته‌های در جریان می‌شمارد و به"
             " {{ claim.ca_widget_memory.nominal }} می‌رسد، یعنی همان عدد خودش. کتابخانه برای"
             " پرکارترین GPU {{ claim.ca_widget_memory.computed }} می‌شمارد: تعداد دقیق"
-            " پارامترهای Llama 3 70B با لایهٔ embedding در مرحلهٔ اول، لایه‌ای که در گذر رو به"
-            " عقب از نو ساخته می‌شود، و زمینهٔ CUDA، بافرهای ارتباطی و چندپارگی حافظه. ZeRO-1"
+            " پارامترهای Llama 3 70B با لایهٔ جاسازی در مرحلهٔ اول، لایه‌ای که در گذر رو به"
+            " عقب از نو ساخته می‌شود، و زمینهٔ اجرایی CUDA، بافرهای ارتباطی و چندپارگی حافظه. ZeRO-1"
             " همان مرحله‌ای است که عدد ابزار از آن خبر می‌دهد؛ بازمحاسبه کامل است."
         ),
     },
@@ -704,8 +704,8 @@ CLAIMS.update({
     "fa_offload_gpus": {
         "source": "تمرین‌ها (ZeRO-Offload)",
         "statement": (
-            "انتقال حالت‌های بهینه‌ساز به CPU اجازه می‌دهد مدلی با"
-            " {{ claim.fa_offload_gpus.params }} پارامتر به‌جای"
+            "با انتقال حالت‌های بهینه‌ساز به CPU، مدلی با"
+            " {{ claim.fa_offload_gpus.params }} پارامتر می‌تواند به‌جای"
             " {{ claim.fa_offload_gpus.source_without }} GPU روی"
             " {{ claim.fa_offload_gpus.stated }} GPU آموزش ببیند، به بهای گام‌های بهینه‌سازی که"
             " {{ claim.fa_offload_gpus.slow_low | to claim.fa_offload_gpus.slow_high }}"
