@@ -6,7 +6,17 @@ import re
 import matplotlib.pyplot as plt
 import pytest
 
-from distlesson.pages import accuracy, checkpointing, fit, hardware, mfu, parallelism, pipeline
+from distlesson.pages import (
+    accuracy,
+    checkpointing,
+    communication,
+    failures,
+    fit,
+    hardware,
+    mfu,
+    parallelism,
+    pipeline,
+)
 from distlesson.render.bidi import isolate, isolate_ltr
 from distlesson.render.diagrams import (
     data_parallel_diagram,
@@ -28,6 +38,9 @@ CHARTS = {
     "log-log": checkpointing.scaling_plot,
     "scatter": accuracy.scatter,
     "gantt": lambda locale: pipeline.gantt("zb-h1", locale),
+    # these two drew their Persian labels bare once: to_svg was called without the locale
+    "goodput": failures.goodput_plot,
+    "bucket timeline": communication.overlap_timeline,
 }
 
 
