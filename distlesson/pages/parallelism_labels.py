@@ -122,7 +122,7 @@ SIM_LABELS = {
               "fa": "اختلاف وزن‌ها با DP ساده"},
     "equal": {"en": "equal", "ca": "iguals", "fa": "برابر"},
     "differ": {"en": "differ", "ca": "diferents", "fa": "متفاوت"},
-    "tp_degree": {"en": "tp", "ca": "tp", "fa": "tp"},
+    "tp_degree": {"en": "tp", "ca": "tp", "fa": "درجهٔ TP"},
     "fwd_ar": {"en": "All-reduces, forward", "ca": "All-reduces, forward",
                "fa": "all-reduce در گذر رو به جلو"},
     "bwd_ar": {"en": "All-reduces, backward", "ca": "All-reduces, backward",

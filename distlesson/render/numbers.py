@@ -174,7 +174,11 @@ def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:
         mantissa /= 10
     power = to_locale_digits(str(exponent).replace("-", "\u2212"), locale)
     ten = to_locale_digits("10", locale)
-    return f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
+    text = f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
+    # After Persian words, Persian digits are Arabic numbers to the bidi algorithm and the
+    # exponent's minus no longer binds to them («۱۰⁻⁵» drew as «⁵⁻۱۰»): in Persian the whole
+    # power of ten goes in a left-to-right isolate, as a formula reads
+    return f"{LRI}{text}{PDI}" if locale == "fa" else text
 
 
 Gender = Literal["m", "f", "name"]
