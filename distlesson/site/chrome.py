@@ -45,6 +45,7 @@ CHROME: dict[str, dict[str, str]] = {
             '<span class="notice" hidden="">رونوشت شد</span>',
         'aria-label="جستجو"': 'aria-label="جست‌وجو"',
         'placeholder="جستجو"': 'placeholder="جست‌وجو"',
+        "راه\u200cاندازی جستجو": "راه\u200cاندازی جست‌وجو",
     },
 }
 
