@@ -6,14 +6,24 @@ import re
 import matplotlib.pyplot as plt
 import pytest
 
-from distlesson.pages import accuracy, checkpointing, fit, hardware, mfu, parallelism, pipeline
+from distlesson.pages import (
+    accuracy,
+    checkpointing,
+    communication,
+    failures,
+    fit,
+    hardware,
+    mfu,
+    parallelism,
+    pipeline,
+)
 from distlesson.render.bidi import isolate, isolate_ltr
 from distlesson.render.diagrams import (
     data_parallel_diagram,
     layout_3d_diagram,
     ring_allreduce_diagram,
 )
-from distlesson.render.numbers import format_number, format_percent
+from distlesson.render.numbers import format_number, format_percent, format_scientific
 from distlesson.render.svg import STYLE, to_svg
 
 LRI, RLI, PDI = "\u2066", "\u2067", "\u2069"
@@ -28,6 +38,9 @@ CHARTS = {
     "log-log": checkpointing.scaling_plot,
     "scatter": accuracy.scatter,
     "gantt": lambda locale: pipeline.gantt("zb-h1", locale),
+    # these two drew their Persian labels bare once: to_svg was called without the locale
+    "goodput": failures.goodput_plot,
+    "bucket timeline": communication.overlap_timeline,
 }
 
 
@@ -51,6 +64,16 @@ def test_negative_persian_numbers_keep_the_sign_on_the_left():
     assert format_number(-12.5, "en", digits=1) == "\u221212.5"
     assert format_number(-1234, "ca") == "\u22121.234"
     assert isolate_ltr(isolate_ltr("x")) == f"{LRI}x{PDI}"
+
+
+def test_a_persian_power_of_ten_reads_left_to_right():
+    # 1e-5 = 1.0 x 10^-5; in Persian digits ۱٫۰ × ۱۰^−۵, the whole of it isolated left to right
+    # (a negative mantissa's own isolate nests inside), English and Catalan as they were
+    sup = "<sup>\u2212۵</sup>"
+    assert format_scientific(1e-5, "fa") == f"{LRI}۱٫۰\u00a0×\u00a0۱۰{sup}{PDI}"
+    assert format_scientific(-1e-5, "fa") == f"{LRI}{LRI}\u2212۱٫۰{PDI}\u00a0×\u00a0۱۰{sup}{PDI}"
+    assert format_scientific(1e-5, "en") == "1.0\u00a0×\u00a010<sup>\u22125</sup>"
+    assert format_scientific(1e-5, "ca") == "1,0\u00a0×\u00a010<sup>\u22125</sup>"
 
 
 @pytest.mark.parametrize("chart", CHARTS)

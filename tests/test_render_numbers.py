@@ -247,3 +247,11 @@ def test_scientific_notation_reads_left_to_right_in_persian():
 
     assert format_scientific(1e-5, "fa") == "\u2066۱٫۰\u00a0×\u00a0۱۰<sup>\u2212۵</sup>\u2069"
     assert format_scientific(1e-5, "en") == "1.0\u00a0×\u00a010<sup>\u22125</sup>"
+
+
+def test_a_negative_mantissa_keeps_the_power_in_the_isolate():
+    from distlesson.render.numbers import format_scientific
+
+    # -2.5e-7: mantissa -2.5 (its own isolate, for the sign), power -7, all in one isolate
+    assert format_scientific(-2.5e-7, "fa") == (
+        "\u2066\u2066\u2212۲٫۵\u2069\u00a0×\u00a0۱۰<sup>\u2212۷</sup>\u2069")

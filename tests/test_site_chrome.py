@@ -15,6 +15,17 @@ def test_interface_strings_follow_the_page_language():
     assert localise_chrome(html, "en") == html
 
 
+def test_the_persian_theme_strings_follow_the_site():
+    # Material's Persian search box and its config JSON (escaped by Jinja's tojson)
+    html = ('<input aria-label="جستجو" placeholder="جستجو">'
+            + '"search.result.one": ' + json.dumps("1 سند یافت شد") + ', '
+            + '"clipboard.copy": ' + json.dumps("کپی کردن"))
+    out = localise_chrome(html, "fa")
+    assert 'aria-label="جست‌وجو"' in out and "جستجو" not in out
+    assert json.loads(out.split('"search.result.one": ')[1].split(",")[0]) == "۱ سند یافت شد"
+    assert json.loads(out.split('"clipboard.copy": ')[1]) == "رونوشت در حافظهٔ موقت"
+
+
 def _link(title, children=()):
     return SimpleNamespace(id="_1", title=title, children=list(children))
 

@@ -43,7 +43,7 @@ LABELS: dict[str, dict[str, str]] = {
                      "fa": "دامنهٔ NVLink: یک رک GB200 NVL72"},
     "fabric_superpod": {"en": "InfiniBand NDR, rail-optimised (DGX SuperPOD)",
                         "ca": "InfiniBand NDR, optimitzat per rails (DGX SuperPOD)",
-                        "fa": "InfiniBand NDR، بهینه برای ریل‌ها (DGX SuperPOD)"},
+                        "fa": "InfiniBand NDR، بهینه‌شده برای ریل (DGX SuperPOD)"},
     "fabric_llama": {"en": "RoCE, Llama 3's cluster", "ca": "RoCE, el clúster de Llama 3",
                      "fa": "RoCE، خوشهٔ Llama 3"},
     "note_hgx": {"en": "all pairs at once, through NVSwitch",
@@ -61,7 +61,7 @@ LABELS: dict[str, dict[str, str]] = {
     # the topology diagram
     "diagram_title": {"en": "Two servers of a rail-optimised cluster",
                       "ca": "Dos servidors d'un clúster optimitzat per rails",
-                      "fa": "دو سرور از یک خوشهٔ بهینه برای ریل‌ها"},
+                      "fa": "دو سرور از یک خوشهٔ بهینه‌شده برای ریل"},
     "spine": {"en": "spine switches", "ca": "commutadors troncals (spine)",
               "fa": "سوئیچ‌های ستون (spine)"},
     "leaf": {"en": "rail {k}", "ca": "rail {k}", "fa": "ریل {k}"},
@@ -109,7 +109,7 @@ LABELS: dict[str, dict[str, str]] = {
                      "fa": "{n} GPU، یکی در هر گره ({link}): گام {t} منتظر می‌ماند"},
     "overlap_title": {"en": "Gradient buckets reduced during the backward",
                       "ca": "Cubells de gradients reduïts durant el backward",
-                      "fa": "سطل‌های گرادیان که در حین گذر رو به عقب کاهش می‌یابند"},
+                      "fa": "سطل‌های گرادیان که در حین گذر رو به عقب all-reduce می‌شوند"},
 }
 
 

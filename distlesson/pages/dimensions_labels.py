@@ -57,7 +57,7 @@ WORDS = {
                        "right, hatched where a stage waits (the bubble)",
                  "ca": "El pipeline del pas amb 1F1B: una fila per etapa, el temps d'esquerra "
                        "a dreta, ratllat on una etapa espera (la bombolla)",
-                 "fa": "خط لولهٔ گام با 1F1B: هر ردیف یک مرحله، زمان از چپ به راست، و "
+                 "fa": "خط لولهٔ گام با 1F1B: هر سطر یک مرحله، زمان از چپ به راست، و "
                        "هاشورخورده جایی که مرحله منتظر می‌ماند (حباب)"},
     "refused": {"ca": "{text}: la biblioteca no accepta aquesta configuració.",
                 "fa": "{text}؛ کتابخانه این پیکربندی را نمی‌پذیرد."},

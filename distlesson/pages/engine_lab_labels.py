@@ -70,7 +70,7 @@ CHECKS = {
         "en": "DDP: bytes handed to all-reduce per step (hook) against the gradient bytes",
         "ca": "DDP: bytes passats a l'all-reduce per pas (hook) davant dels bytes dels "
               "gradients",
-        "fa": "DDP: بایت‌هایی که در هر گام به all-reduce سپرده می‌شوند (به گزارش hook) "
+        "fa": "DDP: بایت‌هایی که در هر گام به all-reduce سپرده می‌شوند (به گزارش هوک) "
               "در برابر بایت‌های گرادیان"},
     "ddp.accum_grad": {
         "en": "DDP: gradient after {k} micro-steps with `no_sync` (largest difference)",
@@ -269,7 +269,7 @@ NOTES = {
         "ca": "`ZeroRedundancyOptimizer` assigna cada tensor sencer, del més gran al més "
               "petit, al rang que fins aleshores té menys elements "
               "(`distlesson.parallel.sharding.greedy_partition`).",
-        "fa": "`ZeroRedundancyOptimizer` هر تنسور را کامل، از بزرگ‌ترین شروع کرده، به رنکی "
+        "fa": "`ZeroRedundancyOptimizer` هر تنسور را کامل، با شروع از بزرگ‌ترین، به رنکی "
               "می‌دهد که تا آن لحظه کمترین عنصر را دارد "
               "(`distlesson.parallel.sharding.greedy_partition`)."},
     "zero1.even_split": {
@@ -280,8 +280,8 @@ NOTES = {
               "val per a un vector pla amb farciment (DeepSpeed ZeRO, el `FlatParameter` "
               "d'`FSDP1`), no per a aquesta partició.",
         "fa": "تنسورهای کامل نمی‌توانند دقیقاً متوازن شوند؛ تقسیم مساوی برای یک بردار تخت و "
-              "پدینگ‌شده برقرار است (DeepSpeed ZeRO، `FlatParameter` در `FSDP1`)، نه برای این "
-              "تقسیم‌بندی."},
+              "پدینگ‌شده برقرار است (مانند DeepSpeed ZeRO و `FlatParameter` در `FSDP1`)، "
+              "نه برای این تقسیم‌بندی."},
     "fsdp.uneven.even_split": {
         "en": "the memory model assumes an even split; `torch.chunk` gives the first ranks "
               "the rounded-up share of rows and the last the rest, possibly none.",

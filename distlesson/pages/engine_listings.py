@@ -35,7 +35,7 @@ COMMENTS: dict[str, dict[str, str]] = {
               "gradients plans del cubell pel nombre de rangs i en fa l'all-reduce\n"
               "(``allreduce_hook`` divideix abans de sumar perquè la suma no desbordi en\n"
               "precisió baixa).",
-        "fa": "اندازهٔ سطل را ثبت می‌کند و سپس همان کاری را می‌کند که DDP بدون hook می‌کند:\n"
+        "fa": "اندازهٔ سطل را ثبت می‌کند و سپس همان کاری را می‌کند که DDP بدون هوک می‌کند:\n"
               "گرادیان‌های تخت سطل را بر تعداد رنک‌ها تقسیم می‌کند و all-reduce می‌کند\n"
               "(``allreduce_hook`` پیش از جمع تقسیم می‌کند تا جمع در دقت پایین سرریز نکند).",
     },
@@ -47,7 +47,8 @@ COMMENTS: dict[str, dict[str, str]] = {
     "(forward collectives, backward collectives, output, input gradient) of one pass.": {
         "ca": "(col·lectives del forward, col·lectives del backward, sortida, gradient de\n"
               "l'entrada) d'una passada.",
-        "fa": "(عملیات جمعی forward، عملیات جمعی backward، خروجی، گرادیان ورودی) در یک گذر.",
+        "fa": "(عملیات جمعی گذر رو به جلو، عملیات جمعی گذر رو به عقب، خروجی، گرادیان\n"
+              "ورودی) در یک گذر.",
     },
     "the f operator: replicate the input once, for gate and up together": {
         "ca": "l'operador f: replica l'entrada un sol cop, per a gate i up",

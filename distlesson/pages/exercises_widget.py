@@ -66,7 +66,7 @@ _WORDS: dict[str, dict[str, str]] = {
                    "fa": "نمایش پاسخ نمونه"},
     "mark_done": {"en": "I have compared my answer: mark it done",
                   "ca": "Ja he comparat la meva resposta: marca-la com a feta",
-                  "fa": "پاسخم را مقایسه کردم؛ علامت‌گذاری به‌عنوان انجام‌شده"},
+                  "fa": "پاسخم را مقایسه کردم؛ علامت‌گذاری به‌عنوان حل‌شده"},
     "solved": {"en": "Solved", "ca": "Resolt", "fa": "حل‌شده"},
     "tol_rel": {"en": "Accepted within {tol} of the library's value.",
                 "ca": "S'accepta amb un marge del {tol} respecte del valor de la biblioteca.",
@@ -76,7 +76,7 @@ _WORDS: dict[str, dict[str, str]] = {
                   "fa": "یک عدد صحیح: فقط مقدار دقیق پذیرفته می‌شود."},
     "right": {"en": "Right: the library computes {answer}.",
               "ca": "Correcte: la biblioteca calcula {answer}.",
-              "fa": "درست است: کتابخانه {answer} به دست می‌آورد."},
+              "fa": "درست است: کتابخانه هم به {answer} می‌رسد."},
     "wrong_rel": {"en": "Not within {tol} of the library's value. Try again, or show the answer.",
                   "ca": "No és dins del marge del {tol} respecte del valor de la biblioteca. "
                         "Torneu-ho a provar o mostreu la resposta.",
@@ -100,7 +100,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "goal_bubble": {"en": "Bubble: {bubble}.", "ca": "Bombolla: {bubble}.",
                     "fa": "حباب: {bubble}."},
     "open_done": {"en": "Marked as done.", "ca": "Marcada com a feta.",
-                  "fa": "به‌عنوان انجام‌شده علامت خورد."},
+                  "fa": "به‌عنوان حل‌شده علامت‌گذاری شد."},
     "noscript": {"en": "Checking the answers and counting them needs JavaScript. The "
                        "questions and their answers can be read without it.",
                  "ca": "Per comprovar les respostes i comptar-les cal JavaScript. Les "

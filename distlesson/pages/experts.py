@@ -82,10 +82,11 @@ def params_table(locale: str) -> str:
     columns = []
     for m in MOE_MODELS.values():
         attention = w("mla" if isinstance(m.attention, LatentAttention) else "gqa")
-        # a right-to-left cell on a Persian page, its Latin part isolated: «۲۵۶، top-۸»
-        # reads from the right as the header does (experts first), and «top-۸» stays whole
+        # Persian names k in the header («متخصص‌های هر توکن») and keeps the cell to two
+        # numbers, «۲۵۶، ۸»: a Latin «top-» beside Persian digits reads as neither language
+        k = format_number(m.experts_per_token, locale)
         top_k = (f"{format_number(m.routed_experts, locale)}{list_comma(locale)}"
-                 + ltr(f"top-{format_number(m.experts_per_token, locale)}", locale))
+                 + (k if locale == "fa" else ltr(f"top-{k}", locale)))
         columns.append((
             attention,
             f"{format_number(m.dense_layers, locale)} + {format_number(m.moe_layers, locale)}",

@@ -54,7 +54,7 @@ _WORDS = {
                "fa": "موازی‌سازی متخصص‌ها: یک GPU چه نگه می‌دارد و چه می‌فرستد"},
     "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
     "ep": {"en": "Expert-parallel GPUs (ep)", "ca": "GPU d'experts (ep)",
-           "fa": "GPUهای متخصص (ep)"},
+           "fa": "درجهٔ موازی‌سازی متخصص‌ها (ep)"},
     "capacity": {"en": "Capacity factor", "ca": "Factor de capacitat", "fa": "ضریب ظرفیت"},
     "dropless": {"en": "none (dropless)", "ca": "cap (sense descartar)",
                  "fa": "نامحدود (بدون حذف)"},

@@ -68,7 +68,7 @@ _L: dict[str, dict[str, str]] = {
     "share": {"en": "Share (count / total)", "ca": "Part (nombre / total)",
               "fa": "سهم (تعداد / کل)"},
     "stated": {"en": "Share printed in Table 5", "ca": "Part publicada a la taula 5",
-               "fa": "سهم چاپ‌شده در جدول ۵"},
+               "fa": "سهم گزارش‌شده در جدول ۵"},
     "total": {"en": "Total", "ca": "Total", "fa": "جمع"},
     "model": {"en": "Model", "ca": "Model", "fa": "مدل"},
     "weights": {"en": "bf16 weights", "ca": "Pesos bf16", "fa": "وزن‌های bf16"},
@@ -253,7 +253,8 @@ def goodput_plot(locale: str) -> str:
         ax.set_xlabel(_l("interval_axis", locale))
         ax.set_ylabel(_l("goodput_axis", locale))
         legend_above(ax, 3, locale=locale)
-        return to_svg(fig, name=f"fail-goodput-{locale}", title=_l("goodput_title", locale))
+        return to_svg(fig, name=f"fail-goodput-{locale}", title=_l("goodput_title", locale),
+                      locale=locale)
 
 
 def _scenario_figures() -> list[Figure]:

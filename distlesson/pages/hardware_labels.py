@@ -24,7 +24,7 @@ LABELS = {
     "attainable": {"en": "Attainable", "ca": "Assolible", "fa": "توان دست‌یافتنی"},
     "share": {"en": "Share of the {gpu}'s peak", "ca": "Fracció del pic de {la_gpu}",
               "fa": "سهم از اوج {gpu}"},
-    "bound": {"en": "Limited by", "ca": "Limitat per", "fa": "محدودیت"},
+    "bound": {"en": "Limited by", "ca": "Limitat per", "fa": "عامل محدودکننده"},
     "memory_bound": {"en": "memory bandwidth", "ca": "l'amplada de banda",
                      "fa": "پهنای باند حافظه"},
     "compute_bound": {"en": "compute", "ca": "el càlcul", "fa": "توان محاسباتی"},

@@ -36,8 +36,8 @@ LABELS = {
               "activations in flight.",
         "ca": "1F1B en el mateix pipeline: el mateix pas i la mateixa bombolla, però menys "
               "activacions en curs.",
-        "fa": "1F1B روی همان خط لوله: همان گام و همان حباب، اما فعال‌سازی‌های در جریان "
-              "کمتر."},
+        "fa": "1F1B روی همان خط لوله: همان گام و همان حباب، اما فعال‌سازی‌هایی که "
+              "هم‌زمان نگه داشته می‌شوند کمترند."},
     # memory
     "adam_share": {"en": "Share of AdamW's moments in fp32 training",
                    "ca": "Part dels moments d'AdamW en l'entrenament en fp32",

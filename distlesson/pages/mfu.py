@@ -100,7 +100,7 @@ _REMEDIES = {
     "data": {
         "en": "asynchronous prefetching, more reader workers, pre-tokenised data",
         "ca": "precàrrega asíncrona, més fils de lectura, dades ja tokenitzades",
-        "fa": "پیش‌واکشی ناهمگام، کارگرهای خواندن بیشتر، داده‌های از پیش توکن‌شده"},
+        "fa": "پیش‌واکشی ناهمگام، پردازه‌های خوانندهٔ بیشتر (reader workers)، داده‌های از پیش توکن‌شده"},
     "failures": {
         "en": "asynchronous checkpoints at Young's interval, finding bad nodes automatically, "
               "fast restarts",
@@ -121,7 +121,7 @@ _LABELS = {
     "from_flops": {"en": "From the FLOPs: model FLOPs / (step × GPUs × peak)",
                    "ca": "Dels FLOP: FLOP del model / (pas × GPU × pic)",
                    "fa": "از FLOPها: FLOPهای مدل / (گام × GPUها × اوج)"},
-    "rank": {"en": "Rank", "ca": "Ordre", "fa": "ترتیب"},
+    "rank": {"en": "Rank", "ca": "Ordre", "fa": "رتبه"},
     "before": {"en": "Now", "ca": "Ara", "fa": "اکنون"},
     "after": {"en": "After removing the largest", "ca": "Després de treure el més gran",
               "fa": "پس از حذف بزرگ‌ترین"},
@@ -129,7 +129,7 @@ _LABELS = {
     "widget": {"en": "Catalan chapter's widget", "ca": "Figura interactiva del capítol català",
                "fa": "ابزار تعاملی فصل کاتالانی"},
     "step_row": {"en": "Step time", "ca": "Temps del pas", "fa": "زمان گام"},
-    "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
+    "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "زمان گام (ثانیه)"},
     "bar": {"en": "Llama 3.1 405B, one step", "ca": "Llama 3.1 405B, un pas",
             "fa": "Llama 3.1 405B، یک گام"},
     "title": {"en": "Where a step's time goes", "ca": "On va el temps d'un pas",

@@ -75,8 +75,8 @@ _WORDS = {
     "largest": {"en": "Largest loss", "ca": "On es perd més temps",
                 "fa": "بزرگ‌ترین اتلاف"},
     "largest_value": {"en": "{term} ({share})", "ca": "{term} ({share})",
-                      "fa": "{term}: {share}"},  # the term may end in a parenthesis
-    "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "ثانیه‌های یک گام"},
+                      "fa": "{term}، {share}"},  # the term may end in a parenthesis
+    "axis": {"en": "seconds of one step", "ca": "segons d'un pas", "fa": "زمان گام (ثانیه)"},
     "bar": {"en": "The step's seven terms, stacked from left to right",
             "ca": "Els set termes del pas, apilats d'esquerra a dreta",
             "fa": "هفت جزء گام، از چپ به راست روی هم"},

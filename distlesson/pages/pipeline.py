@@ -58,7 +58,8 @@ _LABELS = {
     "over_ideal": {"en": "Bubble over ideal time", "ca": "Bombolla sobre el temps ideal",
                    "fa": "حباب نسبت به زمان ایده‌آل"},
     "stages": {"en": "Stages p", "ca": "Etapes p", "fa": "مرحله‌ها p"},
-    "fewest": {"en": "Fewest microbatches", "ca": "Mínim de microlots", "fa": "کمترین ریزدسته"},
+    "fewest": {"en": "Fewest microbatches", "ca": "Mínim de microlots",
+               "fa": "کمترین تعداد ریزدسته"},
     "bubble": {"en": "Bubble", "ca": "Bombolla", "fa": "حباب"},
     "one_fewer": {"en": "With one fewer", "ca": "Amb un de menys", "fa": "با یکی کمتر"},
 }

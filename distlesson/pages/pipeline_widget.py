@@ -81,7 +81,7 @@ _WORDS = {
     "chunk": {"en": "chunk", "ca": "tros", "fa": "تکه"},
     "timeline": {"en": "Timeline of the step: one row per stage, time from left to right",
                  "ca": "Cronograma del pas: una fila per etapa, el temps d'esquerra a dreta",
-                 "fa": "خط زمانی گام: هر ردیف یک مرحله، زمان از چپ به راست"},
+                 "fa": "خط زمانی گام: هر سطر یک مرحله، زمان از چپ به راست"},
 }
 _NONE = "—"  # shown in the outputs for a setting the schedule does not allow
 

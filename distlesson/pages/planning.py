@@ -66,7 +66,7 @@ _LABELS = {
     "memory": {"en": "Per GPU", "ca": "Per GPU", "fa": "حافظه در هر GPU"},
     "step": {"en": "Step", "ca": "Pas", "fa": "زمان گام"},
     "reason": {"en": "Rejected because", "ca": "Motiu del rebuig", "fa": "دلیل رد"},
-    "count": {"en": "Configs", "ca": "Configuracions", "fa": "پیکربندی‌ها"},
+    "count": {"en": "Configs", "ca": "Configuracions", "fa": "تعداد چیدمان‌ها"},
     "example": {"en": "For example", "ca": "Per exemple", "fa": "برای نمونه"},
     "interleaved": {"en": "interleaved, v = {v}", "ca": "intercalada, v = {v}",
                     "fa": "درهم‌تنیده، v = {v}"},
@@ -87,7 +87,7 @@ _REASONS = {
                "fa": "طول دنباله بر cp بخش‌پذیر نیست"},
     "batch": {"en": "the batch cannot be whole sequences per replica",
               "ca": "el lot no surt en seqüències senceres per rèplica",
-              "fa": "دسته با دنباله‌های کامل برای هر نسخه ساخته نمی‌شود"},
+              "fa": "دسته را نمی‌توان به دنباله‌های کامل برای هر نسخه تقسیم کرد"},
     "memory": {"en": "does not fit in the GPU's memory", "ca": "no cap a la memòria de la GPU",
                "fa": "در حافظهٔ GPU جا نمی‌شود"},
 }

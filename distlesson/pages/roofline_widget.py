@@ -72,7 +72,7 @@ _WORDS = {
     "training_share": {"en": "Training, share of peak", "ca": "Entrenament, fracció del pic",
                        "fa": "آموزش، سهم از اوج"},
     "decode_bound": {"en": "Decode is limited by", "ca": "La descodificació està limitada per",
-                     "fa": "محدودیت تولید توکن"},
+                     "fa": "عامل محدودکنندهٔ تولید توکن"},
     "plot": {"en": "The chosen GPU's roofline on log-log axes, with the decode and the "
                    "training points",
              "ca": "El sostre de la GPU triada en eixos logarítmics, amb els punts de la "

@@ -203,8 +203,9 @@ def format_scientific(value: float, locale: str, *, digits: int = 1) -> str:
     text = f"{format_number(mantissa, locale, digits=digits)}\u00a0×\u00a0{ten}<sup>{power}</sup>"
     # After Persian letters the bidi algorithm reads the digits as Arabic numbers, which a
     # minus does not join: «۱۰<sup>−۵</sup>» would show as «۵−۱۰». The notation reads left
-    # to right, as formulas do.
-    return isolate_ltr(text) if locale == "fa" else text
+    # to right, as formulas do (always wrapped: a negative mantissa's own isolate ends
+    # before the power)
+    return f"{LRI}{text}{PDI}" if locale == "fa" else text
 
 
 Gender = Literal["m", "f", "name"]

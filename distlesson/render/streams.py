@@ -78,4 +78,4 @@ def streams_svg(panels: Sequence[tuple[str, BucketTimeline]], *, name: str, titl
         fig.legend(handles=handles, loc="upper center", ncols=3, frameon=False,
                    bbox_to_anchor=(0.5, 1.0 + 0.12 / len(panels)))
         fig.tight_layout()
-        return to_svg(fig, name=name, title=title)
+        return to_svg(fig, name=name, title=title, locale=locale)

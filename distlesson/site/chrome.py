@@ -43,8 +43,26 @@ CHROME: dict[str, dict[str, str]] = {
         'aria-label="Copy to Clipboard"': 'aria-label="رونوشت در حافظهٔ موقت"',
         '<span class="notice" hidden="">Copied!</span>':
             '<span class="notice" hidden="">رونوشت شد</span>',
+        'aria-label="جستجو"': 'aria-label="جست‌وجو"',
+        'placeholder="جستجو"': 'placeholder="جست‌وجو"',
+        "راه\u200cاندازی جستجو": "راه\u200cاندازی جست‌وجو",
     },
 }
+
+# Material's own Persian strings where the site writes otherwise: «جستجو» for «جست‌وجو», a
+# Latin «1» in the result counts, and «کپی» where the labs' copy button says «رونوشت». The
+# page's config JSON holds them escaped (Jinja's tojson), so both spellings are replaced.
+_FA_THEME = {
+    "search.result.one": ("1 سند یافت شد", "۱ سند یافت شد"),
+    "search.result.more.one": ("1 مورد دیگر در این صفحه", "۱ مورد دیگر در این صفحه"),
+    "search.result.placeholder": ("برای شروع جستجو تایپ کنید", "برای شروع جست‌وجو تایپ کنید"),
+    "clipboard.copy": ("کپی کردن", "رونوشت در حافظهٔ موقت"),
+    "clipboard.copied": ("کپی شد", "رونوشت شد"),
+}
+for _key, (_theirs, _ours) in _FA_THEME.items():
+    for _ascii in (True, False):
+        CHROME["fa"][f'"{_key}": {json.dumps(_theirs, ensure_ascii=_ascii)}'] = (
+            f'"{_key}": {json.dumps(_ours, ensure_ascii=_ascii)}')
 
 
 def localise_chrome(html: str, locale: str) -> str:

@@ -23,7 +23,7 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "حاصل تقسیم حالت‌ها بر حافظهٔ یک H100 دقیقاً"
-            " {{ claim.ca_gpus_to_hold.computed }} است و چیزی برای گرد کردن نمی‌ماند. این فقط حافظه"
+            " {{ claim.ca_gpus_to_hold.computed }} است و چیزی برای گردکردن نمی‌ماند. این فقط حافظه"
             " را می‌شمارد؛ فعال‌سازی‌ها و بافرها جای بیشتری می‌خواهند."
         ),
     },
@@ -97,7 +97,7 @@ CLAIMS: dict[str, dict[str, str]] = {
     "fa_mixed_precision_savings": {
         "source": "بسازید، گام پنجم؛ اصطلاحات کلیدی",
         "statement": (
-            "دقت مختلط {{ claim.fa_mixed_precision_savings.stated }} از حافظه را صرفه‌جویی"
+            "دقت مختلط در {{ claim.fa_mixed_precision_savings.stated }} از حافظه صرفه‌جویی"
             " می‌کند، نه نصف آن را، چون بیشترِ حافظه سهم بهینه‌ساز است."
         ),
         "why": (
@@ -336,7 +336,7 @@ CLAIMS: dict[str, dict[str, str]] = {
         ),
         "why": (
             "لغزشی در واحد: جملهٔ بعدی خود منبع برای {{ claim.fa_layer_activations.layers }}"
-            " لایه {{ claim.fa_layer_activations.source_total }} می‌دهد، یعنی"
+            " لایه، {{ claim.fa_layer_activations.source_total }} می‌دهد، یعنی"
             " {{ claim.fa_layer_activations.source_per_layer }} برای هر لایه: مگابایت، نه"
             " گیگابایت. فرمول Korthikanti و همکاران برای همین لایه بدون بازمحاسبه"
             " {{ claim.fa_layer_activations.computed }} می‌دهد و با بازمحاسبهٔ انتخابی"
@@ -473,7 +473,7 @@ CLAIMS.update({
             " هشت‌بایتی آن را می‌شمارد."
         ),
         "why": (
-            "فصل مدل خودش را دو بار می‌شمارد. بخشِ چک‌پوینت فعال‌سازی‌ها"
+            "فصل مدل خودش را در دو جا، با دو عدد متفاوت، می‌شمارد. بخشِ چک‌پوینت فعال‌سازی‌ها"
             " {{ claim.ca_model_size.section_three }} می‌گوید، و کتابخانه با شمردن همان"
             " رمزگشای (decoder) با {{ claim.ca_model_size.blocks }} بلوکی که آن بخش به کار می‌برد به"
             " {{ claim.ca_model_size.computed }} می‌رسد. عدد بخش اول با هیچ تعداد صحیحی از"
@@ -576,7 +576,7 @@ CLAIMS.update({
             " یعنی همهٔ {{ claim.fa_moe_memory.computed }} پارامتر و"
             " {{ claim.fa_moe_memory.states }} حالت مدل، در برابر"
             " {{ claim.fa_moe_memory.active_states }} اگر فقط پارامترهای فعال نگه داشته"
-            " می‌شدند. موازی‌سازی متخصص‌ها متخصص‌ها را میان GPUها پخش می‌کند، اما حذفشان"
+            " می‌شدند. موازی‌سازی متخصص‌ها، متخصص‌ها را میان GPUها پخش می‌کند، اما حذفشان"
             " نمی‌کند."
         ),
     },
@@ -590,7 +590,7 @@ CLAIMS.update({
         "why": (
             "دقیقاً یک‌هشتم، یعنی {{ claim.fa_moe_gpu_share.computed }}: گزارش‌ها"
             " {{ claim.fa_moe_gpu_share.deepseek_gpus }} H800 را در برابر"
-            " {{ claim.fa_moe_gpu_share.meta_gpus }} H100 Meta می‌گذارند. نه کمتر."
+            " {{ claim.fa_moe_gpu_share.meta_gpus }} H100 در Meta می‌گذارند. نه کمتر."
         ),
     },
     "ca_widget_memory": {
@@ -604,11 +604,11 @@ CLAIMS.update({
         ),
         "why": (
             "ابزار حالت‌ها را با عدد گردِ {{ claim.ca_widget_memory.params }} پارامتر و"
-            " ورودی هر لایه را برای ریزدسته‌های در جریان می‌شمارد و به"
+            " ورودی هر لایه را برای ریزدسته‌های ناتمام می‌شمارد و به"
             " {{ claim.ca_widget_memory.nominal }} می‌رسد، یعنی همان عدد خودش. کتابخانه برای"
             " پرکارترین GPU {{ claim.ca_widget_memory.computed }} می‌شمارد: تعداد دقیق"
-            " پارامترهای Llama 3 70B با لایهٔ embedding در مرحلهٔ اول، لایه‌ای که در گذر رو به"
-            " عقب از نو ساخته می‌شود، و زمینهٔ CUDA، بافرهای ارتباطی و چندپارگی حافظه. ZeRO-1"
+            " پارامترهای Llama 3 70B با لایهٔ جاسازی در مرحلهٔ اول، لایه‌ای که در گذر رو به"
+            " عقب از نو ساخته می‌شود، و زمینهٔ اجرایی CUDA، بافرهای ارتباطی و چندپارگی حافظه. ZeRO-1"
             " همان مرحله‌ای است که عدد ابزار از آن خبر می‌دهد؛ بازمحاسبه کامل است."
         ),
     },
@@ -678,9 +678,9 @@ CLAIMS.update({
             " {{ claim.ca_table_tp_traffic.source_microbatches }} ریزدسته است، یعنی"
             " {{ claim.ca_table_tp_traffic.source_way }}، آن هم در جدولی با"
             " {{ claim.ca_table_tp_traffic.gpus }} دستگاه که سطرهای موازی‌سازی داده‌اش در هر"
-            " گام فقط یک همگام‌سازی می‌شمارند. روی همین دستگاه‌ها، موازی‌سازی تنسوری با درجهٔ"
-            " {{ claim.ca_table_tp_traffic.tp }}، {{ claim.ca_table_tp_traffic.replicas }}"
-            " نسخه از مدل باقی می‌گذارد که هر کدام"
+            " گام فقط یک همگام‌سازی می‌شمارند. روی همین دستگاه‌ها، اگر موازی‌سازی تنسوری با درجهٔ"
+            " {{ claim.ca_table_tp_traffic.tp }} باشد، {{ claim.ca_table_tp_traffic.replicas }}"
+            " نسخه از مدل باقی می‌ماند که هر کدام"
             " {{ claim.ca_table_tp_traffic.microbatches }} ریزدسته از گام را اجرا می‌کند، و"
             " بازمحاسبهٔ کامل دو all-reduce گذر رو به جلو را تکرار می‌کند:"
             " {{ claim.ca_table_tp_traffic.computed }}."
@@ -704,8 +704,8 @@ CLAIMS.update({
     "fa_offload_gpus": {
         "source": "تمرین‌ها (ZeRO-Offload)",
         "statement": (
-            "انتقال حالت‌های بهینه‌ساز به CPU اجازه می‌دهد مدلی با"
-            " {{ claim.fa_offload_gpus.params }} پارامتر به‌جای"
+            "با انتقال حالت‌های بهینه‌ساز به CPU، مدلی با"
+            " {{ claim.fa_offload_gpus.params }} پارامتر می‌تواند به‌جای"
             " {{ claim.fa_offload_gpus.source_without }} GPU روی"
             " {{ claim.fa_offload_gpus.stated }} GPU آموزش ببیند، به بهای گام‌های بهینه‌سازی که"
             " {{ claim.fa_offload_gpus.slow_low | to claim.fa_offload_gpus.slow_high }}"
@@ -795,7 +795,7 @@ for _id, (_sharded, _model, _detail) in _CALC_ROWS.items():
         "why": (
             "حالت‌های مدل در این ماشین‌حساب، با قرارداد درس فارسی، با محاسبهٔ کتابخانه یکی است:"
             f" {{{{ claim.{_id}.states }}}} برای هر GPU. اما فعال‌سازی‌ها، وقتی شکل مدل داده"
-            " نشود، نصف حجم وزن‌ها فرض می‌شود، یعنی"
+            " نشود، نصف حجم وزن‌ها فرض می‌شوند، یعنی"
             f" {{{{ claim.{_id}.listing_activations }}}}، هر طولی که دنباله داشته باشد و مدل"
             f" میان هر تعداد GPU که تقسیم شود. اگر همهٔ فعال‌سازی‌ها جز امتیازهای توجه نگه داشته"
             f" شوند، کتابخانه برای {_CALC_MODELS[_model]} و با"
@@ -810,12 +810,12 @@ CLAIMS.update({
     "ca_ep_all_to_all": {
         "source": "بخش دوم، زیربخش پنجم",
         "statement": (
-            "موازی‌سازی متخصص‌ها متخصص‌های یک MoE را تقسیم می‌کند و در هر لایه به یک"
-            " all-to-all نیاز دارد."
+            "در موازی‌سازی متخصص‌ها، متخصص‌های یک MoE میان GPUها تقسیم می‌شوند و هر لایه"
+            " به یک all-to-all نیاز دارد."
         ),
         "why": (
-            "در گذر رو به جلو در هر لایه دو all-to-all هست: ارسال، که هر توکن را به"
-            " متخصص‌هایش می‌رساند، و بازگرداندن، که نتیجه‌ها را برمی‌گرداند؛ و دو تای دیگر در"
+            "در گذر رو به جلو در هر لایه دو all-to-all هست: ارسال (dispatch)، که هر توکن را به"
+            " متخصص‌هایش می‌رساند، و ترکیب (combine)، که نتیجه‌ها را برمی‌گرداند؛ و دو تای دیگر در"
             " گذر رو به عقب: {{ claim.ca_ep_all_to_all.computed }} برای هر لایهٔ MoE و هر"
             " ریزدسته. آن هم فقط در لایه‌های MoE: {{ claim.ca_ep_all_to_all.dense }} لایهٔ"
             " نخست DeepSeek-V3 چگال‌اند و به هیچ all-to-allای نیاز ندارند."
@@ -828,7 +828,7 @@ CLAIMS.update({
             " آموزش چگال خوب به شمار می‌آید، عادی است."
         ),
         "why": (
-            "بنا بر گزارش DeepSeek-V3، MFU آن به {{ claim.ca_moe_mfu.computed }} از اوج bf16"
+            "بنا بر گزارش DeepSeek-V3، مقدار MFU آن به {{ claim.ca_moe_mfu.computed }} از اوج bf16"
             " در H800 می‌رسد"
             " (شش FLOP برای هر پارامتر فعال و هر توکن، تقسیم بر ساعت‌های GPU پیش‌آموزش):"
             " درست زیر این مرز. اما ضرب‌های ماتریسی‌اش با fp8 انجام می‌شد که اوجش دو برابر"
