@@ -12,10 +12,10 @@ KEYS = {"dp", "tp", "pp", "cp", "chunks", "zero", "recompute", "schedule", "per_
 
 
 def test_llama405_on_16k_gpus_answers_in_seconds(capsys):
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU, whatever else the machine runs
     out = run_json(capsys, "plan", "--model", "llama3-405b", "--gpus", "16384", "--gpu",
                    "h100-sxm", "--seq", "8192", "--tokens-per-step", "16e6")
-    assert time.perf_counter() - start < 10  # a bound, not a pinned value
+    assert time.process_time() - start < 10  # a bound, not a pinned value
     configs = out["configs"]
     assert len(configs) == 5 and out["evaluated"] > 100
     for config in configs:
