@@ -60,5 +60,7 @@ def test_numbers_after_persian_words_isolates_and_paragraph_ends_are_left_alone(
     for html in ("<p>با ۸ GPU و ۱۶ لایه</p>",  # after «با» and «و»
                  "<p>GPU</p><p>۵۱۲ تا</p>",  # a new paragraph starts afresh
                  "<p>GPU \u2066−۳٫۰\u2069 و</p>",  # a signed number in its own isolate
-                 "<pre>x = H100 ۸۰</pre>"):  # code is never edited
+                 "<pre>x = H100 ۸۰</pre>",  # code is never edited
+                 # an element its author marked left to right keeps its layout
+                 '<td><bdi dir="ltr">GPT 22B، ۸ × <b>A100</b> ۳</bdi> و ۴</td>'):
         assert mark_numbers_after_latin(html) == html

@@ -187,6 +187,8 @@ def test_persian_numbers_after_latin_words_stay_in_the_persian_line(site, page):
     html = _html(site, page, "fa")
     article = html[html.index("<article"):html.index("</article>")]
     article = re.sub(r"<(code|pre|svg|script|style|kbd|select)\b.*?</\1>", " ", article, flags=re.S)
+    # an element marked left to right is laid out as its author meant («GPT 22B، ۸ × A100»)
+    article = re.sub(r'<(bdi|span)\b[^>]*\bdir="ltr"[^>]*>.*?</\1>', " ", article, flags=re.S)
     article = re.sub(r'<span class="arithmatex">.*?</span>', " ", article, flags=re.S)
     bad = []
     for block in _BLOCK.split(article):

@@ -64,6 +64,8 @@ RLM = "\u200f"
 _ISOLATE_OPEN, _PDI = frozenset("\u2066\u2067\u2068"), "\u2069"
 _STRONG = frozenset({"L", "R", "AL"})  # UAX #9's strong types; the Arabic comma is not one
 _PERSIAN_PUNCTUATION = frozenset("،؛")  # separators, not letters, to the bidi algorithm
+_DIR_LTR = re.compile(r'\sdir\s*=\s*"?ltr\b')
+_VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "col", "source"})
 _BLOCKS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "div", "br",
                      "tr", "table", "ul", "ol", "figure", "figcaption", "blockquote", "dd",
                      "dt", "details", "summary", "section", "article", "pre", "svg", "hr"})
@@ -115,6 +117,7 @@ def mark_numbers_after_latin(html: str) -> str:
             out.append("".join(chars))
         return "".join(out)
 
+    ltr: list[str] = []  # tags open inside an element marked dir="ltr" (its own line)
     for i, part in enumerate(parts):
         if i % 2:  # a tag
             name = part[1:].lstrip("/").split(None, 1)[0].rstrip(">").rstrip("/").lower()
@@ -122,6 +125,16 @@ def mark_numbers_after_latin(html: str) -> str:
                 latin, isolated = False, 0
             if name in skipping and not part.endswith("/>"):
                 skipped = max(skipped + (-1 if part.startswith("</") else 1), 0)
+            # an element marked dir="ltr" is a left-to-right isolate that its author laid
+            # out («GPT 22B، ۸ × A100»): left as it is, and neutral to the text around it
+            if part.startswith("</"):
+                if ltr and ltr[-1] == name:
+                    ltr.pop()
+            elif (ltr or _DIR_LTR.search(part)) and not part.endswith("/>") \
+                    and name not in _VOID:
+                ltr.append(name)
+        elif ltr:
+            continue
         elif skipped:  # code: shown left to right, so it counts as Latin if it has letters
             if name not in _DRAWINGS and re.search("[A-Za-z]", part):
                 latin = True
