@@ -159,7 +159,7 @@ y = rng.standard_normal((BATCH, 3))
 full_loss, full_grads = loss_and_grads(params, x, y)
 #[en] (P,): the gradient that data parallelism must reproduce
 #[ca] (P,): el gradient que el paral·lelisme de dades ha de reproduir
-#[fa] (P,): گرادیانی که موازی‌سازی داده باید عیناً بازتولید کند
+#[fa] گرادیانی با شکل (P,) که موازی‌سازی داده باید عیناً بازتولید کند
 full = flatten(full_grads)
 print(f"{t('params')}: {n(params.num_params)}")
 print(f"{t('grad_buffer')}: {nbytes(full.nbytes)}")
@@ -300,12 +300,12 @@ def my_ring_all_reduce(vectors):
     ranks = len(vectors)
     #[en] chunks[rank][chunk]
     #[ca] chunks[rank][chunk]: primer el rang, després el tros
-    #[fa] chunks[rank][chunk]: اول رنک، بعد تکه
+    #[fa] ترتیب اندیس‌ها در chunks[rank][chunk]: اول رنک، بعد تکه
     chunks = [np.array_split(v.copy(), ranks) for v in vectors]
     sent = [0] * ranks
     #[en] reduce-scatter: in round s, rank r sends chunk (r - 1 - s) mod n to rank r + 1
     #[ca] reduce-scatter: a la ronda s, el rang r envia el tros (r - 1 - s) mod n al rang r + 1
-    #[fa] reduce-scatter: در دور s، رنک r تکهٔ (r - 1 - s) mod n را به رنک r + 1 می‌فرستد
+    #[fa] نیمهٔ reduce-scatter: در دور s، رنک r تکهٔ (r - 1 - s) mod n را به رنک r + 1 می‌فرستد
     for s in range(ranks - 1):
         messages = [(r, (r - 1 - s) % ranks) for r in range(ranks)]
         #[en] every send reads the old state
@@ -320,7 +320,7 @@ def my_ring_all_reduce(vectors):
     #[fa] اکنون رنک r مجموع کامل تکهٔ r را دارد
     #[en] all-gather: in round s, rank r forwards chunk (r - s) mod n to rank r + 1
     #[ca] all-gather: a la ronda s, el rang r reenvia el tros (r - s) mod n al rang r + 1
-    #[fa] all-gather: در دور s، رنک r تکهٔ (r - s) mod n را به رنک r + 1 بازارسال می‌کند
+    #[fa] نیمهٔ all-gather: در دور s، رنک r تکهٔ (r - s) mod n را به رنک r + 1 بازارسال می‌کند
     for s in range(ranks - 1):
         messages = [(r, (r - s) % ranks) for r in range(ranks)]
         pieces = [chunks[r][c].copy() for r, c in messages]
@@ -391,7 +391,7 @@ assert sum(my_sent) == 2 * (DP - 1) * full.nbytes, (
 model = get_model("llama3-70b")
 #[en] bf16: two bytes per parameter
 #[ca] bf16: dos bytes per paràmetre
-#[fa] bf16: دو بایت به‌ازای هر پارامتر
+#[fa] قالب bf16: دو بایت به‌ازای هر پارامتر
 grad_bytes = model_states(model, precision="mixed").grads
 rows = []
 for ranks in (2, 8, 64, 1024):

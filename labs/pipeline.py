@@ -199,8 +199,8 @@ for name, build in MINE.items():
 #[en] name (F1, B1) is written like code, in Latin digits, in every language
 #[ca] les etapes i els microlots es compten a partir d'u, com als gràfics de més avall; el
 #[ca] nom d'una operació (F1, B1) s'escriu com el codi, amb xifres llatines, en tots els idiomes
-#[fa] مرحله‌ها و ریزدسته‌ها از یک شمرده می‌شوند، مانند نمودارهای پایین؛ نام هر عملیات
-#[fa] (F1، B1) مثل کد و با رقم‌های لاتین نوشته می‌شود، در همهٔ زبان‌ها
+#[fa] مرحله‌ها و ریزدسته‌ها از یک شمرده می‌شوند، مانند نمودارهای پایین؛
+#[fa] نام هر عملیات (F1، B1) مثل کد و با رقم‌های لاتین نوشته می‌شود، در همهٔ زبان‌ها
 def show(row):
     return "`" + " ".join(f"{kind}{i + 1}" for kind, i in row) + "`"
 

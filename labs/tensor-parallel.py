@@ -356,7 +356,7 @@ assert all(b == ring_bytes("all_reduce", y.nbytes, TP) for b in reduced.sent_byt
 
 #[en] (N, h): some gradient arriving from above
 #[ca] (N, h): un gradient qualsevol que arriba de les capes de sobre
-#[fa] (N, h): گرادیانی دلخواه که از لایه‌های بالاتر می‌رسد
+#[fa] گرادیانی دلخواه با شکل (N, h) که از لایه‌های بالاتر می‌رسد
 grad_y = rng.standard_normal(y.shape)
 single = swiglu_mlp_backward(x, weights, grad_y)
 shards = [SwiGLUWeights(g, u, d) for g, u, d in zip(gate_cols, up_cols, down_rows)]
@@ -366,7 +366,7 @@ shards = [SwiGLUWeights(g, u, d) for g, u, d in zip(gate_cols, up_cols, down_row
 mine = [swiglu_mlp_backward(x, shard, grad_y) for shard in shards]
 #[en] the backward's all-reduce
 #[ca] l'all-reduce del backward
-#[fa] all-reduce گذر رو به عقب
+#[fa] عملیات all-reduce در گذر رو به عقب
 my_input_grad = sum(m.x for m in mine)
 library = megatron_mlp_backward(x, weights, grad_y, TP)
 assert library.comm.all_reduces == 1, f"{library.comm.all_reduces} != 1"

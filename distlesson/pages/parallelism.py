@@ -23,7 +23,7 @@ from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_quantity
 from distlesson.render.palette import DIMENSIONS, MEMORY_PARTS, colours
 from distlesson.render.svg import stacked_barh
-from distlesson.render.tables import Table, joined_label, markdown_table
+from distlesson.render.tables import Table, joined_label, ltr, markdown_table
 
 __all__ = [
     "comm_plot",
@@ -101,8 +101,9 @@ def strategy_table(locale: str) -> str:
     for key, layout, report in _reports():
         total = report.per_gpu_bytes
         sent = _gb(report.communication.total, locale, digits=0)
+        name = _strategy_name(key, layout, locale)
         rows.append((
-            _strategy_name(key, layout, locale),
+            name if key == "none" else ltr(name, locale),  # «DP × ۱۶», as in the charts
             _gb(report.states.total, locale),
             _gb(report.activations, locale),
             _gb(report.logits + report.overheads, locale),
@@ -184,7 +185,8 @@ def zero_table(locale: str) -> str:
             "n" if limit is None else format_quantity(float(limit), "x", locale),
         ))
     headers = (_t("zero_stage", locale),
-               _t("reduction", locale) + f" (n = {format_number(DEVICES, locale)})",
+               _t("reduction", locale) + " " + ltr(f"(n = {format_number(DEVICES, locale)})",
+                                                     locale),
                _t("limit", locale))
     return markdown_table(Table(headers, tuple(rows), (False, True, True)), locale)
 
