@@ -15,7 +15,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "برای وزن و گرادیان bf16، و {{ fit.bpp_master_and_moments }} بایت برای نسخهٔ "
             "اصلی fp32 و دو گشتاور. برای {{ ex.states_params }} پارامتر این می‌شود "
             "**{{ ex.states_13b }}**: فقط برای نگه‌داشتن آن‌ها، پیش از هر فعال‌سازی، "
-            "{{ ex.states_gpus }} عدد H100 با حافظهٔ {{ fit.gpu_memory }} لازم است. جزئیات "
+            "{{ ex.states_gpus }} GPU از نوع H100 با حافظهٔ {{ fit.gpu_memory }} لازم است. جزئیات "
             "در فصل «[چرا مدل جا نمی‌شود](why-it-does-not-fit.md)» آمده است."),
     },
     "dp-zero3": {
@@ -204,7 +204,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "title": "ZeRO-Offload برای مدلی با {{ ex.off_params }} پارامتر",
         "question": (
             "مدلی با {{ ex.off_params }} پارامتر با AdamW و دقت مختلط روی سرورهایی با "
-            "{{ ex.off_node_gpus }} عدد H100 (هر کدام {{ ex.off_gpu_memory }}) آموزش "
+            "{{ ex.off_node_gpus }} GPU از نوع H100 (هر کدام {{ ex.off_gpu_memory }}) آموزش "
             "می‌بیند، و هر سرور {{ ex.off_node_ram }} حافظهٔ CPU و {{ ex.off_node_nvme }} "
             "NVMe دارد. بدون انتقال به حافظهٔ میزبان، ZeRO-3 فقط برای حالت‌های مدل "
             "{{ ex.off_none_gpus }} GPU لازم دارد. ZeRO-Offload، آن‌گونه که مقاله‌اش "
