@@ -22,6 +22,11 @@ _DRAWINGS = frozenset({"svg"})
 _FORMULA = re.compile(r"(\\\(.*?\\\)|\\\[.*?\\\])", re.DOTALL)
 
 
+def _tag_name(tag: str) -> str:
+    """``<td class="x">``, ``</td>``, ``<br/>`` -> ``td``, ``td``, ``br``."""
+    return tag[1:].lstrip("/").split(None, 1)[0].rstrip(">").rstrip("/").lower()
+
+
 def map_text(html: str, edit: Callable[[str], str], *, drawings: bool = False) -> str:
     """``html`` with ``edit`` applied to each run of prose text: not to tags, not inside
     code, scripts or form controls, not to LaTeX formulas (which KaTeX typesets in the
@@ -32,7 +37,7 @@ def map_text(html: str, edit: Callable[[str], str], *, drawings: bool = False) -
     skipped = 0
     for i, part in enumerate(parts):
         if i % 2:  # a tag
-            name = part[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower()
+            name = _tag_name(part)
             if name in skipping and not part.endswith("/>"):
                 skipped = max(skipped + (-1 if part.startswith("</") else 1), 0)
         elif not skipped and part:
@@ -63,7 +68,7 @@ RLM = "\u200f"
 """RIGHT-TO-LEFT MARK: a strong right-to-left character of zero width."""
 _ISOLATE_OPEN, _PDI = frozenset("\u2066\u2067\u2068"), "\u2069"
 _STRONG = frozenset({"L", "R", "AL"})  # UAX #9's strong types; the Arabic comma is not one
-_PERSIAN_PUNCTUATION = frozenset("،؛")  # separators, not letters, to the bidi algorithm
+_ARABIC_COMMA = "،"  # a separator to the bidi algorithm (the Arabic semicolon is a letter)
 _DIR_LTR = re.compile(r'\sdir\s*=\s*"?ltr\b')
 _VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "col", "source"})
 _BLOCKS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "div", "br",
@@ -73,8 +78,8 @@ _BLOCKS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", 
 
 def mark_numbers_after_latin(html: str) -> str:
     """A right-to-left mark before each Persian number whose nearest strong letter before it,
-    in its paragraph, is Latin, and after a Persian comma or semicolon that follows a Latin
-    word (prose of a right-to-left page).
+    in its paragraph, is Latin, and after a Persian comma that follows a Latin word (prose
+    of a right-to-left page).
 
     Persian digits (U+06F0..U+06F9) are "European numbers" to the bidi algorithm (UAX #9,
     rule W7): after a Latin letter they take its left-to-right direction, so «یک H100 ۸۰
@@ -102,7 +107,7 @@ def mark_numbers_after_latin(html: str) -> str:
                 if ch in _ISOLATE_OPEN or ch == _PDI or isolated:
                     # an isolate's inside is its own line (a signed number, a label)
                     isolated = max(isolated + (ch in _ISOLATE_OPEN) - (ch == _PDI), 0)
-                elif ch in _PERSIAN_PUNCTUATION and latin:
+                elif ch == _ARABIC_COMMA and latin:
                     # «DeepSeek-V3، MFU»: a comma between two Latin words would join their run
                     chars.append(ch)
                     ch = RLM
@@ -120,7 +125,7 @@ def mark_numbers_after_latin(html: str) -> str:
     ltr: list[str] = []  # tags open inside an element marked dir="ltr" (its own line)
     for i, part in enumerate(parts):
         if i % 2:  # a tag
-            name = part[1:].lstrip("/").split(None, 1)[0].rstrip(">").rstrip("/").lower()
+            name = _tag_name(part)
             if name in _BLOCKS:
                 latin, isolated = False, 0
             if name in skipping and not part.endswith("/>"):
@@ -136,8 +141,8 @@ def mark_numbers_after_latin(html: str) -> str:
         elif ltr:
             continue
         elif skipped:  # code: shown left to right, so it counts as Latin if it has letters
-            if name not in _DRAWINGS and re.search("[A-Za-z]", part):
-                latin = True
+            # (a drawing's text too, harmlessly: the drawing ends its block)
+            latin = latin or re.search("[A-Za-z]", part) is not None
         elif part:
             parts[i] = edit(part)
     return "".join(parts)
