@@ -7,6 +7,7 @@ out in the wrong order. Such a comment is reworded to start in Persian (or writt
 Persian words). Checked in the sources: the labs' ``#[fa]`` lines and the code blocks of the
 Persian pages; tests/test_browser_chrome.py checks what the browser shows."""
 
+import functools
 import re
 from pathlib import Path
 
@@ -25,7 +26,9 @@ def _latin_first(comment: str) -> bool:
     return bool(_PERSIAN.search(comment)) and first is not None and first.group(0) < "\u0600"
 
 
-def _comments() -> list[tuple[str, str]]:
+@functools.cache
+def _comments() -> tuple[tuple[str, str], ...]:
+    """(where, comment text) of every Persian comment in the sources, read once."""
     found = []
     for lab in sorted((ROOT / "labs").glob("*.py")):
         for n, line in enumerate(lab.read_text(encoding="utf-8").splitlines(), start=1):
@@ -36,7 +39,7 @@ def _comments() -> list[tuple[str, str]]:
             for line in block.splitlines():
                 if (m := re.search(r"(?:^|\s)# (.*)$", line)):
                     found.append((f"docs/{page.name}", m.group(1)))
-    return found
+    return tuple(found)
 
 
 def test_the_sources_have_persian_comments_to_check():

@@ -42,6 +42,18 @@ def _html(site: Path, page: str, locale: str) -> str:
     return (site / f"{prefix}{folder}index.html").read_text(encoding="utf-8")
 
 
+def _persian_article(site: Path, page: str, hidden: str, also: str = "") -> str:
+    """The Persian page's article without the elements named in ``hidden`` (a regex
+    alternation of tag names), then without what ``also`` matches, then without its
+    formulas, which KaTeX sets left to right."""
+    html = _html(site, page, "fa")
+    article = html[html.index("<article"):html.index("</article>")]
+    article = re.sub(rf"<({hidden})\b.*?</\1>", " ", article, flags=re.S)
+    if also:
+        article = re.sub(also, " ", article, flags=re.S)
+    return re.sub(r'<span class="arithmatex">.*?</span>', " ", article, flags=re.S)
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
 def test_page_is_built_in_its_language(site, page, locale):
@@ -52,11 +64,8 @@ def test_page_is_built_in_its_language(site, page, locale):
 
 @pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
 def test_persian_pages_show_no_latin_digits_in_prose(site, page):
-    html = _html(site, page, "fa")
-    article = html[html.index("<article"):html.index("</article>")]
-    text = re.sub(r"<(code|pre|svg|script|style|a)\b.*?</\1>", " ", article, flags=re.S)
     # formulas (KaTeX) read left to right in Latin digits, as code does
-    text = re.sub(r'<span class="arithmatex">.*?</span>', " ", text, flags=re.S)
+    text = _persian_article(site, page, "code|pre|svg|script|style|a")
     # a lab's code cell again, hidden, for its copy button (mkdocs-jupyter)
     text = re.sub(r'<div class="clipboard-copy-txt"[^>]*>.*?</div>', " ", text, flags=re.S)
     text = re.sub(r"<[^>]+>|&[a-z#0-9]+;", " ", text)
@@ -184,12 +193,9 @@ _BLOCK = re.compile(r"</?(?:p|li|td|th|h[1-6]|div|br|tr|figcaption|summary|dt|dd
 
 @pytest.mark.parametrize("page", nav_pages() + nav_labs())  # labs: labs/NAME
 def test_persian_numbers_after_latin_words_stay_in_the_persian_line(site, page):
-    html = _html(site, page, "fa")
-    article = html[html.index("<article"):html.index("</article>")]
-    article = re.sub(r"<(code|pre|svg|script|style|kbd|select)\b.*?</\1>", " ", article, flags=re.S)
     # an element marked left to right is laid out as its author meant («GPT 22B، ۸ × A100»)
-    article = re.sub(r'<(bdi|span)\b[^>]*\bdir="ltr"[^>]*>.*?</\1>', " ", article, flags=re.S)
-    article = re.sub(r'<span class="arithmatex">.*?</span>', " ", article, flags=re.S)
+    article = _persian_article(site, page, "code|pre|svg|script|style|kbd|select",
+                               also=r'<(bdi|span)\b[^>]*\bdir="ltr"[^>]*>.*?</\1>')
     bad = []
     for block in _BLOCK.split(article):
         text = re.sub(r"<[^>]+>", "", block)
