@@ -27,6 +27,7 @@ from distlesson.memory.offload import EXERCISE_NODE, EXERCISE_PARAMS, offload_ex
 from distlesson.memory.states import min_gpus, model_states
 from distlesson.parallel.collectives import ring_bytes
 from distlesson.pipeline.bubble import bubble_fraction, peak_activations
+from distlesson.render.figure import Figure
 
 __all__ = ["REL_TOL", "Exercise", "GoalPart", "NumericPart", "OpenPart", "Part",
            "Quantity", "communication_exercises", "exercises", "failures_exercises",
@@ -78,6 +79,11 @@ class NumericPart:
                              f"checked exactly; got value={self.value!r}, rel_tol={self.rel_tol}")
         if not math.isfinite(float(self.value)):
             raise ValueError(f"part {self.id}: value={self.value!r} must be finite")
+
+    def as_figure(self) -> Figure:
+        """The answer as a figure, ``ex.<part id>``, as the page shows it."""
+        return Figure(f"ex.{self.id.replace('-', '_')}", float(self.value), self.unit,
+                      self.digits)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,9 @@ def test_report_round_trips_through_json():
     ({"world_size": 9}, "world_size=9; allowed: 2 to 8"),
     ({"world_size": 2, "groups": ["ddp", "bogus"]}, "allowed: one or more of ddp"),
     ({"world_size": 2, "groups": []}, "allowed: one or more of"),
+    ({"niceness": 20}, r"niceness=20; allowed: a whole number from 0 to 19"),
+    ({"niceness": -1}, r"niceness=-1; allowed"),
+    ({"niceness": 1.5}, r"niceness=1.5; allowed"),
 ])
 def test_run_checks_validates_before_starting_anything(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -172,7 +172,7 @@ def test_a_lab_runs_again_only_when_it_the_library_or_the_options_changed(tmp_pa
 
     def rebuild(fingerprint, options="execute: true"):
         page.render = execute
-        cache = BuildCache(tmp_path / "cache", fingerprint * 64)  # a library's fingerprint
+        cache = BuildCache(tmp_path / "cache", fingerprint * 64)  # stands for the library
         reuse_rendering(page, cache, options=options)
         page.content = None
         page.render(None, None)

@@ -285,7 +285,7 @@ def test_answers_are_only_inside_what_the_reader_opens(locale):
     for exercise in lib.exercises():
         for part in exercise.parts:
             if isinstance(part, lib.NumericPart) and part.unit:
-                shown = exercises_widget.part_figure(part).render(locale)
+                shown = part.as_figure().render(locale)
                 assert shown not in outside, (part.id, shown)
                 assert shown in fragment
 
@@ -302,7 +302,7 @@ def test_the_pages_prose_gives_no_answer_away(locale):
     for exercise in lib.exercises():
         for part in exercise.parts:
             if isinstance(part, lib.NumericPart) and part.unit:
-                shown = exercises_widget.part_figure(part).render(locale)
+                shown = part.as_figure().render(locale)
                 number = shown.split("\u00a0")[0].rstrip("%٪")
                 assert number not in prose, (part.id, number)
 

@@ -64,7 +64,9 @@ def test_a_cold_build_starts_the_engine_run_early_and_a_warm_one_does_not(tmp_pa
     assert plugin._runs_engine_lab(engine, executing)  # empty cache: its blocks will run
     assert not plugin._runs_engine_lab([SimpleNamespace(src_uri="mfu.ca.md")], executing)
     assert not plugin._runs_engine_lab(engine, SimpleNamespace(plugins={}))  # nothing runs
-    plugin._cache.put("figures", plugin._cache.key("figures"), {})
-    assert not plugin._runs_engine_lab(engine, executing)  # this library built before
+    from distlesson.site.figures import figures_key
+
+    plugin._cache.put("figures", figures_key(plugin._cache, "distlesson.pages.engine_lab"), ())
+    assert not plugin._runs_engine_lab(engine, executing)  # the lab's code built before
     plugin._cache = None  # DISTLESSON_BUILD_CACHE=off: every block runs
     assert plugin._runs_engine_lab(engine, executing)

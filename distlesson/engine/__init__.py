@@ -51,11 +51,13 @@ def launched_by_torchrun() -> bool:
 
 
 def run_checks(world_size: int = 2, *, groups: Sequence[str] = GROUPS,
-               timeout: float = 600.0) -> EngineReport:
+               timeout: float = 600.0, niceness: int = 0) -> EngineReport:
     """Start ``world_size`` ranks on this machine, run the checks of ``groups``, and return
     rank 0's report. Gloo on the CPU, or NCCL with one GPU per rank where CUDA is available.
+    ``niceness`` (0 to 19, as ``nice``) lowers the ranks' CPU priority.
 
-    ValueError for a world size outside :data:`WORLD_SIZES` or an unknown group;
+    ValueError for a world size outside :data:`WORLD_SIZES`, an unknown group or a niceness
+    outside 0 to 19;
     :class:`TorchMissingError` (one line: how to install) without torch.
     """
     if not isinstance(world_size, int) or isinstance(world_size, bool) or (
@@ -65,7 +67,9 @@ def run_checks(world_size: int = 2, *, groups: Sequence[str] = GROUPS,
     unknown = [g for g in groups if g not in GROUPS]
     if unknown or not groups:
         raise ValueError(f"groups={list(groups)!r}; allowed: one or more of {', '.join(GROUPS)}")
+    if not isinstance(niceness, int) or isinstance(niceness, bool) or not 0 <= niceness <= 19:
+        raise ValueError(f"niceness={niceness!r}; allowed: a whole number from 0 to 19")
     require_torch()
     from .launch import spawn_checks  # imports torch
 
-    return spawn_checks(world_size, tuple(groups), timeout=timeout)
+    return spawn_checks(world_size, tuple(groups), timeout=timeout, niceness=niceness)

@@ -60,8 +60,10 @@ def free_port() -> int:
 
 
 def _worker(rank: int, world_size: int, port: int, out_path: str,
-            groups: tuple[str, ...]) -> None:
+            groups: tuple[str, ...], niceness: int = 0) -> None:
     """One spawned rank: join, run the checks, rank 0 writes the results as JSON."""
+    if niceness:
+        os.nice(niceness)
     ctx = setup(rank, world_size, rank, f"tcp://127.0.0.1:{port}")
     try:
         result = run_suite(ctx, groups)
@@ -78,11 +80,13 @@ def _worker(rank: int, world_size: int, port: int, out_path: str,
 
 
 def spawn_checks(world_size: int, groups: Sequence[str], *,
-                 timeout: float = 600.0) -> EngineReport:
+                 timeout: float = 600.0, niceness: int = 0) -> EngineReport:
     """Start ``world_size`` ranks on this machine, run ``groups``, return rank 0's report.
 
     ``wall_seconds`` is measured here, from starting the processes to reading the results.
     RuntimeError if a rank fails (with its traceback) or the run exceeds ``timeout``.
+    ``niceness`` (0 to 19) lowers the ranks' CPU priority: a build runs them beside its
+    pages, which should not wait for them.
     """
     if torch.cuda.is_available() and torch.cuda.device_count() < world_size:
         raise ValueError(f"world_size={world_size} needs one GPU per rank; this machine "
@@ -91,7 +95,8 @@ def spawn_checks(world_size: int, groups: Sequence[str], *,
     with tempfile.TemporaryDirectory(prefix="distlesson-engine-") as folder:
         out_path = Path(folder) / "report.json"
         context = mp.spawn(_worker, args=(world_size, free_port(), str(out_path),
-                                          tuple(groups)), nprocs=world_size, join=False)
+                                          tuple(groups), niceness),
+                           nprocs=world_size, join=False)
         while not context.join(timeout=1.0):  # raises, with the traceback, if a rank fails
             if time.perf_counter() - start > timeout:
                 for process in context.processes:

@@ -16,7 +16,6 @@ from distlesson.chapter_exercises import chapter_exercises
 from distlesson.exercises import NumericPart
 from distlesson.pages import communication as chapter
 from distlesson.pages import mfu
-from distlesson.pages.exercises_widget import part_figure
 from distlesson.parallel.alpha_beta import bus_factor, link_model
 from distlesson.render.figure import Figure
 
@@ -169,7 +168,7 @@ def _model_figures() -> list[Figure]:
 
 def figures() -> list[Figure]:
     """Every ``comm.*`` figure, and the answers of the chapter's exercises (``ex.*``)."""
-    answers = [part_figure(p) for e in chapter_exercises() for p in e.parts
+    answers = [p.as_figure() for e in chapter_exercises() for p in e.parts
                if isinstance(p, NumericPart)]
     quantities = [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
                   for e in chapter_exercises() for q in e.quantities]

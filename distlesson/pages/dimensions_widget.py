@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import html
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from distlesson.catalog.hardware import get_gpu
@@ -97,10 +98,32 @@ def report(dp: int, tp: int, pp: int, cp: int, zero: int, microbatches: int
         return error
 
 
-def _values(what) -> dict[tuple, Any]:
-    """``what(report)`` for every setting, None where the library refused it."""
+# What each table shows of a report, before formatting: computed once for the grid's
+# 21,000 settings, then formatted once per distinct value and language.
+_RAW: dict[str, Callable[[LayoutReport], Hashable]] = {
+    "mem": lambda r: (r.per_gpu_bytes, r.per_gpu_bytes <= _memory(), r.overheads),
+    "gpus": lambda r: r.layout.world_size,
+    "seq": lambda r: STEP.split(r.layout.dp, r.num_microbatches).micro_batch,
+    "states": lambda r: tuple(memory_part(r, p) for p in PARTS[:4]),
+    "acts": lambda r: tuple(memory_part(r, p) for p in PARTS[4:6]),
+    "pipe": lambda r: (r.layout.pp, r.num_microbatches),
+    **{f"sent_{dim}": (lambda r, dim=dim: getattr(r.communication, dim)) for dim in _DIMS},
+}
+
+
+@functools.cache
+def _raw_values(table: str) -> dict[tuple, Hashable | None]:
+    """``_RAW[table](report)`` for every setting, None where the library refused it."""
+    what = _RAW[table]
     return {s: None if isinstance(r := report(*s), ValueError) else what(r)
             for s in GRID.settings()}
+
+
+def _values(table: str, formatted: Callable[[Any], Hashable]) -> dict[tuple, Hashable | None]:
+    """The table's values for every setting, each distinct one formatted once."""
+    memo: dict[Hashable, Hashable] = {}
+    return {s: None if v is None else memo[v] if v in memo else memo.setdefault(
+        v, formatted(v)) for s, v in _raw_values(table).items()}
 
 
 def _pipeline(key: tuple[int, int], locale: str) -> dict[str, Any]:
@@ -123,27 +146,21 @@ def _tables(locale: str) -> dict[str, dict[str, Any]]:
         "e": factored_table(GRID, refusals),
         # the total, whether it fits, and the overheads' segment of the bar: all three follow
         # every control, so they share one table
-        "mem": factored_table(GRID, _values(lambda r: (
-            _gb(r.per_gpu_bytes, locale),
-            LABELS["yes" if r.per_gpu_bytes <= _memory() else "no"][locale],
-            *(part[0] for part in parts((r.overheads,)))))),
-        "gpus": factored_table(GRID, _values(
-            lambda r: format_number(r.layout.world_size, locale))),
-        "seq": factored_table(GRID, _values(
-            lambda r: format_number(STEP.split(r.layout.dp, r.num_microbatches).micro_batch,
-                                    locale))),
-        "states": factored_table(GRID, _values(
-            lambda r: parts(memory_part(r, p) for p in PARTS[:4])), render=list),
+        "mem": factored_table(GRID, _values("mem", lambda v: (
+            _gb(v[0], locale), LABELS["yes" if v[1] else "no"][locale],
+            *(part[0] for part in parts((v[2],)))))),
+        "gpus": factored_table(GRID, _values("gpus", lambda v: format_number(v, locale))),
+        "seq": factored_table(GRID, _values("seq", lambda v: format_number(v, locale))),
+        "states": factored_table(GRID, _values("states", parts), render=list),
         # without the overheads, which follow every control (in "mem")
-        "acts": factored_table(GRID, _values(
-            lambda r: parts(memory_part(r, p) for p in PARTS[4:6])), render=list),
+        "acts": factored_table(GRID, _values("acts", parts), render=list),
         # the timeline of the report's own stages and micro-batches
-        "pipe": factored_table(GRID, _values(lambda r: (r.layout.pp, r.num_microbatches)),
+        "pipe": factored_table(GRID, _values("pipe", lambda v: v),
                                render=lambda key: _pipeline(key, locale)),
     }
     for dim in _DIMS:
-        tables[f"sent_{dim}"] = factored_table(GRID, _values(
-            lambda r, dim=dim: _gb(getattr(r.communication, dim), locale)))
+        tables[f"sent_{dim}"] = factored_table(
+            GRID, _values(f"sent_{dim}", lambda v: _gb(v, locale)))
     return tables
 
 

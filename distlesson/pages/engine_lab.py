@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
+import importlib.util
 import threading
 from fractions import Fraction
 from pathlib import Path
@@ -42,7 +43,6 @@ __all__ = ["WORLD_SIZE", "comparison_table", "excerpt", "figures", "lab_report",
 WORLD_SIZE = 4
 """Ranks of the run shown on the page: four pipeline stages, the pipeline chapter's
 example (with its eight microbatches), and an FSDP shard left empty by ``torch.chunk``."""
-_ENGINE = Path(__file__).resolve().parents[1] / "engine"
 _ORDERS = (("1f1b", "pipe.1f1b.order", "1F1B"), ("gpipe", "pipe.gpipe.order", "GPipe"))
 
 
@@ -50,16 +50,17 @@ _RUN: concurrent.futures.Future[EngineReport] | None = None
 _RUN_LOCK = threading.Lock()
 
 
-def start_lab_run() -> None:
+def start_lab_run(niceness: int = 0) -> None:
     """Start the run in a background thread, once per process. A cold build starts it early
-    (:meth:`distlesson.site.plugin.DistlessonPlugin.on_files`): the ranks are processes of
-    their own, so the build renders the pages before the lab's while they work, instead of
+    (:meth:`distlesson.site.plugin.DistlessonPlugin.on_files`), its ranks at a lower CPU
+    priority (``niceness``): they are processes of their own, so the build renders the
+    pages before the lab's while they work on the core the build leaves idle, instead of
     waiting for them when it reaches the lab."""
     global _RUN
     with _RUN_LOCK:
         if _RUN is None:
             executor = concurrent.futures.ThreadPoolExecutor(1, "engine-lab")
-            _RUN = executor.submit(run_checks, WORLD_SIZE)
+            _RUN = executor.submit(run_checks, WORLD_SIZE, niceness=niceness)
             executor.shutdown(wait=False)
 
 
@@ -180,7 +181,9 @@ def excerpt(qualified: str, locale: str = "en") -> str:
     the file (not imported), so that showing code needs no torch; its comments and
     docstring in ``locale`` (:mod:`distlesson.pages.engine_listings`)."""
     module, name = qualified.split(".")
-    source = (_ENGINE / f"{module}.py").read_text(encoding="utf-8")
+    # found by its module's name, so that the build cache knows this reads distlesson.engine
+    source = Path(importlib.util.find_spec(f"distlesson.engine.{module}").origin).read_text(
+        encoding="utf-8")
     lines = source.splitlines()
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name == name:

@@ -40,7 +40,7 @@ from distlesson.render.numbers import (
     to_locale_digits,
 )
 
-__all__ = ["MFU_RANKS_SHOWN", "exercises_widget", "figures", "in_answer_unit", "part_figure",
+__all__ = ["MFU_RANKS_SHOWN", "exercises_widget", "figures", "in_answer_unit",
            "render_text", "widget_data"]
 
 _NAME = "exercises"  # data-widget; ids of its inputs start with dl-exercises
@@ -136,12 +136,6 @@ def in_answer_unit(part: NumericPart) -> float:
     return float(part.value) / UNITS[part.unit][0]
 
 
-def part_figure(part: NumericPart) -> Figure:
-    """The answer of a numeric part as a figure: ``ex.<part id>``, as the page shows it."""
-    return Figure(f"ex.{part.id.replace('-', '_')}", float(part.value), part.unit,
-                  part.digits)
-
-
 MFU_RANKS_SHOWN = 4
 """How many of the MFU chapter's losses the low-MFU exercise's model answer lists."""
 
@@ -169,7 +163,7 @@ def figures() -> list[Figure | Text]:
     for exercise in exercises():
         result += [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
                    for q in exercise.quantities]
-        result += [part_figure(p) for p in exercise.parts if isinstance(p, NumericPart)]
+        result += [p.as_figure() for p in exercise.parts if isinstance(p, NumericPart)]
     return result + _mfu_ranking()
 
 
@@ -197,7 +191,7 @@ def _tolerance(part: NumericPart, locale: str) -> str:
 
 
 def _numeric_data(part: NumericPart, locale: str) -> dict[str, Any]:
-    shown = part_figure(part).render(locale)
+    shown = part.as_figure().render(locale)
     exact = part.rel_tol == 0
     tol = _tolerance(part, locale)
     return {

@@ -10,7 +10,6 @@ from distlesson.catalog.moe import get_moe_model
 from distlesson.exercises import NumericPart
 from distlesson.exercises_experts import expert_exercises
 from distlesson.pages import experts as chapter
-from distlesson.pages.exercises_widget import part_figure
 from distlesson.parallel.expert_balance import DEEPSEEK_V3_GAMMA
 from distlesson.parallel.expert_layout import (
     DEEPSEEK_V3_LAYOUT,
@@ -139,7 +138,7 @@ def _balance() -> list[Figure]:
 
 def figures() -> list[Figure]:
     """Every ``moe.*`` figure, and the chapter's exercises' answers and quantities."""
-    answers = [part_figure(p) for e in expert_exercises() for p in e.parts
+    answers = [p.as_figure() for e in expert_exercises() for p in e.parts
                if isinstance(p, NumericPart)]
     quantities = [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
                   for e in expert_exercises() for q in e.quantities]

@@ -37,7 +37,6 @@ from distlesson.efficiency.failures import (
     young_interval,
 )
 from distlesson.exercises import NumericPart
-from distlesson.pages.exercises_widget import part_figure
 from distlesson.render.figure import Figure
 from distlesson.render.lines import loglog_lines
 from distlesson.render.numbers import format_number, format_percent, format_quantity
@@ -319,7 +318,7 @@ def _scenario_figures() -> list[Figure]:
 def figures() -> list[Figure]:
     """The chapter's figures and its exercises' answers and inputs (``ex.fail_*``)."""
     items = chapter_exercises("failures")
-    answers = [part_figure(p) for e in items for p in e.parts if isinstance(p, NumericPart)]
+    answers = [p.as_figure() for e in items for p in e.parts if isinstance(p, NumericPart)]
     quantities = [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
                   for e in items for q in e.quantities]
     return _scenario_figures() + answers + quantities

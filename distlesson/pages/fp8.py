@@ -20,7 +20,6 @@ from distlesson.memory.fp8 import (
     outlier_case,
     spacing_at_one,
 )
-from distlesson.pages.exercises_widget import part_figure
 from distlesson.render.figure import Figure
 from distlesson.render.numbers import format_number, format_percent, format_scientific
 from distlesson.render.tables import Table, markdown_table
@@ -104,7 +103,7 @@ def figures() -> list[Figure]:
     deepseek = run_cost("deepseek-v3")
     low, high = _cases()[0], _cases()[-1]
     items = chapter_exercises("saving-memory")
-    exercises = [part_figure(p) for e in items for p in e.parts if isinstance(p, NumericPart)]
+    exercises = [p.as_figure() for e in items for p in e.parts if isinstance(p, NumericPart)]
     quantities = [Figure(f"ex.{q.name}", float(q.value), q.unit, q.digits)
                   for e in items for q in e.quantities]
     return [

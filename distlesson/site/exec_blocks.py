@@ -1,5 +1,5 @@
 """markdown-exec's Python blocks, served from the build cache while their code and the
-library are unchanged (:mod:`distlesson.site.build_cache`).
+library modules it imports are unchanged (:mod:`distlesson.site.build_cache`).
 
 markdown-exec runs a ``python exec="on"`` fence through its module-level ``_run_python``;
 :func:`use_cache` wraps it once per process. The key is the block's code and its options,
@@ -28,7 +28,7 @@ def _cached_run(code: str, returncode: int | None = None, session: str | None = 
     cache = _state["cache"]
     if cache is None or session:
         return _run_python(code, returncode=returncode, session=session, id=id, **extra)
-    key = cache.key("exec", code, repr(sorted(extra.items())))
+    key = cache.key("exec", code, repr(sorted(extra.items())), code=code)
     return cache.get_or_compute("exec", key, lambda: _run_python(
         code, returncode=returncode, session=session, id=id, **extra))
 

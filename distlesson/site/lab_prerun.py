@@ -11,19 +11,28 @@ headings, cell ids numbered in order) and stores it. When the build reaches a la
 for the worker's copy; if the worker failed (a cell raised), the page renders the lab itself
 and reports the failing cell as always. Nothing is ever served that the page would not
 have computed itself.
+
+The worker (and the kernels it starts) runs at a lower CPU priority
+(:data:`BACKGROUND_NICENESS`), as do the engine lab's ranks that a cold build starts early:
+on two cores, the pages the main process renders are the build's critical path, and the
+background work fills the time the main process leaves.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from distlesson.site.build_cache import BuildCache
 
-__all__ = ["LabPrerun", "render_options", "start"]
+__all__ = ["BACKGROUND_NICENESS", "LabPrerun", "render_options", "start"]
+
+BACKGROUND_NICENESS = 10
+"""How much lower the CPU priority of the build's background processes is (as ``nice``)."""
 
 _RENDER_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_input",
                    "no_prompt", "remove_tag_config", "highlight_extra_classes",
@@ -40,7 +49,7 @@ def render_options(jupyter_config: dict[str, Any], notebook: Path) -> dict[str, 
 
 
 def _render(notebook: str, options: dict[str, Any], toc_depth: int, root: str,
-            fingerprint: str, key: str) -> bool:
+            key: str) -> bool:
     """In the worker: render ``notebook`` and store (HTML, table of contents) under ``key``."""
     from mkdocs.structure.toc import get_toc
     from mkdocs_jupyter import convert
@@ -54,7 +63,7 @@ def _render(notebook: str, options: dict[str, Any], toc_depth: int, root: str,
         tokens, _title = _get_nb_toc_tokens(notebook, toc_depth)
     except Exception:  # the page renders it again and reports the failing cell
         return False
-    BuildCache(Path(root), fingerprint).put("lab", key, (body, get_toc(tokens)))
+    BuildCache(Path(root), salt="").put("lab", key, (body, get_toc(tokens)))  # key: the build's
     return True
 
 
@@ -88,10 +97,11 @@ def start(cache: BuildCache, notebooks: list[tuple[Path, str]],
     if not missing:
         return LabPrerun(None)
     executor = concurrent.futures.ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+        initializer=os.nice, initargs=(BACKGROUND_NICENESS,))
     prerun = LabPrerun(executor)
     for path, key in missing:
         prerun.pending[key] = executor.submit(
             _render, str(path), render_options(jupyter_config, path),
-            int(jupyter_config["toc_depth"]), str(cache.root), cache.fingerprint, key)
+            int(jupyter_config["toc_depth"]), str(cache.root), key)
     return prerun

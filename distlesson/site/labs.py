@@ -180,9 +180,10 @@ def dress_lab_page(html: str, *, src_uri: str, page_url: str, locale: str) -> tu
 
 
 def lab_key(cache: BuildCache, notebook: Path, options: str) -> str:
-    """The cache key of a lab's rendering: its notebook's bytes and mkdocs-jupyter's
-    options (under the cache's library fingerprint)."""
-    return cache.key("lab", Path(notebook).read_bytes(), options)
+    """The cache key of a lab's rendering: its notebook's bytes, mkdocs-jupyter's options
+    and the library modules the notebook imports."""
+    source = Path(notebook).read_bytes()
+    return cache.key("lab", source, options, code=source.decode("utf-8", errors="replace"))
 
 
 def reuse_rendering(page, cache: BuildCache, *, options: str, prerun=None) -> None:

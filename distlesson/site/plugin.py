@@ -21,9 +21,10 @@
   ``labs/NAME.py`` into ``docs/labs/NAME.LOCALE.py`` (:mod:`distlesson.site.lab_sources`);
   ``on_serve`` watches ``labs/`` too.
 - A content-addressed cache (:mod:`distlesson.site.build_cache`) keeps the output of every
-  executed block, the figure registry and the rendered labs on disk, keyed on their source
-  and the library's source fingerprint: ``on_pre_build`` opens the cache of the library as
-  it is now, so an unchanged block is never run twice and a library edit reruns all.
+  executed block, each module's figures and the rendered labs on disk, keyed on their source
+  and on the sources of the library modules they can run: ``on_pre_build`` opens the cache
+  of the library as it is now, so an unchanged block is never run twice and a library edit
+  reruns what can run the edited module.
 - ``on_files`` makes the labs (``docs/labs/NAME.LOCALE.py``) pages again after the i18n
   plugin turned them into static files, so that mkdocs-jupyter runs and renders them;
   ``on_page_content`` dresses a rendered lab for the site (no CDN script, one shared
@@ -65,6 +66,7 @@ log = logging.getLogger("mkdocs.plugins.distlesson")
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 ENGINE_LAB_PAGE = "lab-engine."
 """The engine lab's pages (docs/lab-engine.LOCALE.md), whose run starts early in a cold build."""
+ENGINE_LAB = "distlesson.pages.engine_lab"
 _KEEP = {__name__, "distlesson", "distlesson.site"}
 
 
@@ -248,29 +250,27 @@ class DistlessonPlugin(BasePlugin):
         self._cache = build_cache.cache_from_env(project / ".cache" / "build", sources)
         exec_blocks.use_cache(self._cache)
         figures = importlib.import_module("distlesson.site.figures")
-        if self._cache is None:
-            self._figures = _LazyFigures(figures.figure_registry)
-            return
-        self._cache.prune()
-        cache = self._cache
-        self._figures = _LazyFigures(lambda: cache.get_or_compute(
-            "figures", cache.key("figures"), lambda: dict(figures.figure_registry())))
+        figures.use_cache(self._cache)
+        self._figures = _LazyFigures(figures.figure_registry)
+        if self._cache is not None:
+            self._cache.prune()
 
     @event_priority(-110)  # after mkdocs-static-i18n's on_files (-100)
     def on_files(self, files, config):
         if self._runs_engine_lab(files, config):
-            importlib.import_module("distlesson.pages.engine_lab").start_lab_run()
+            importlib.import_module(ENGINE_LAB).start_lab_run(lab_prerun.BACKGROUND_NICENESS)
         return labs.as_lab_pages(files, config)
 
     def _runs_engine_lab(self, files, config) -> bool:
         """Whether this build executes the engine lab's page: it is built, its blocks run,
-        and the cache has nothing of this library yet (no figure registry: a cold build or
-        a library edit), so its blocks cannot be in the cache either."""
+        and the cache lacks the lab's figures for the library as it is (a cold build, or
+        an edit to code the lab runs), so its blocks cannot be in the cache either."""
         if "markdown-exec" not in config.plugins or not any(
                 f.src_uri.startswith(ENGINE_LAB_PAGE) for f in files):
             return False
         cache = self._cache
-        return cache is None or not cache.has("figures", cache.key("figures"))
+        figures = importlib.import_module("distlesson.site.figures")
+        return cache is None or not cache.has("figures", figures.figures_key(cache, ENGINE_LAB))
 
     @event_priority(-50)  # after mkdocs-jupyter's on_pre_page, which set page.render
     def on_pre_page(self, page, config, files):
