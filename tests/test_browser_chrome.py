@@ -26,10 +26,6 @@ ENGLISH_CHROME = ("Permanent link", "Copy to Clipboard", "Copied!", "Switch to d
 # A query per language, and the page it must find: the pipeline chapter's bubble.
 SEARCHES = {"en": ("bubble", "pipeline/"), "ca": ("bombolla", "ca/pipeline/"),
             "fa": ("حباب", "fa/pipeline/")}
-CHAPTERS_WITH_SOURCES = ("why-it-does-not-fit", "parallelism", "pipeline", "saving-memory",
-                         "hardware", "mfu", "planning")
-
-
 def _prefix(locale: str) -> str:
     return "" if locale == "en" else f"{locale}/"
 
@@ -181,20 +177,6 @@ def test_persian_lab_headings_have_ids_that_the_toc_reaches(server, context, lab
         "as => as.map(a => decodeURIComponent(a.hash.slice(1)))")
     assert targets and set(targets) <= set(ids), (targets, ids)
     assert any(re.search("[\u0600-\u06ff]", t) for t in targets)  # Persian letters kept
-    tab.close()
-
-
-@pytest.mark.parametrize("locale", LOCALES)
-def test_sources_tables_are_folded_under_a_summary_in_the_page_language(server, context,
-                                                                         locale):
-    tab = context.new_page()
-    for chapter in CHAPTERS_WITH_SOURCES:
-        tab.goto(_url(server, f"{_prefix(locale)}{chapter}/"), wait_until="load")
-        folded = tab.locator("details:not([open])", has=tab.locator("table"))
-        assert folded.count() == 1, chapter
-        assert folded.locator("table").first.is_hidden()
-        summary = folded.locator("summary").inner_text()
-        assert (summary.startswith("The table")) == (locale == "en"), summary
     tab.close()
 
 

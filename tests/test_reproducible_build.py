@@ -1,10 +1,10 @@
 """Two builds of one commit give the same site, byte for byte, outside the elements that
 hold values measured at build time (``<span class="dl-measured" data-measured ...>``).
 
-The site takes minutes to build, so the session builds it once more than scripts/test does
-(into a temporary folder, with the build cache off) and compares that build with site/; run
-alone, the ``site`` fixture builds site/ first. A site/ left from an older commit differs
-too: rebuild it.
+The site takes a minute to build. scripts/test builds it twice at once, site/ and a second
+build with an empty cache of its own, before the tests; run alone, this module builds the
+second one itself (and the ``site`` fixture builds site/ first). A site/ left from an older
+commit differs too: rebuild it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from tests.pages import ROOT
 from tests.test_site_built import site  # noqa: F401 (the fixture)
 
 OPEN = f'<span class="{MEASURED_CLASS}" data-measured data-search-exclude>'
+SECOND_SITE = "DISTLESSON_SECOND_SITE"
+"""Where scripts/test put the second build (with an empty cache of its own); without it, the
+session builds it."""
 
 
 def test_a_measured_value_is_marked():
@@ -78,6 +81,10 @@ def _differing(first: Path, second: Path) -> tuple[list[str], list[str]]:
 
 @pytest.fixture(scope="module")
 def second_build(tmp_path_factory) -> Path:
+    built = os.environ.get(SECOND_SITE)
+    if built:  # scripts/test built it beside site/, the same way
+        assert (Path(built) / "index.html").is_file(), f"{SECOND_SITE}={built}: no site"
+        return Path(built)
     folder = tmp_path_factory.mktemp("second") / "site"
     empty_cache = tmp_path_factory.mktemp("empty-cache")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",

@@ -19,6 +19,7 @@ readers download them: each stands alone, its prose and its comments in its own 
 from __future__ import annotations
 
 import io
+import os
 import re
 import tokenize
 from collections.abc import Sequence
@@ -166,7 +167,11 @@ def write_labs(sources: Path, target: Path, locales: Sequence[str]) -> list[Path
             wanted.add(path.name)
             notebook = render_lab(text, locale, locales, where=f"{sources.name}/{source.name}")
             if not path.exists() or path.read_text(encoding="utf-8") != notebook:
-                path.write_text(notebook, encoding="utf-8")
+                # written whole or not at all: a second build started at the same moment
+                # (scripts/test runs two) may be reading it
+                partial = path.with_name(f".{path.name}.{os.getpid()}.part")
+                partial.write_text(notebook, encoding="utf-8")
+                os.replace(partial, path)
                 written.append(path)
     for stale in target.glob("*.*.py"):
         if stale.name not in wanted:
