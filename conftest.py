@@ -10,15 +10,20 @@ pytest_collect_file = Sybil(
     parsers=[MarkdownDoctestParser()], patterns=["*.md"], path="docs"
 ).pytest()
 
-# Measured on a 2-core machine (pytest --durations): each of these files takes from half a
-# minute to several minutes, most of it in one fixture or one test (a second cold build, the
-# crawl of every page in a browser, probe builds, serve). Longest first.
+# Measured on a 2-core machine (pytest --durations, 2026-12-07): each of these files takes
+# from half a minute to a minute and a half, in many page loads (the browser tests) or in one
+# fixture or test (probe builds, serve, the engine's ranks). Longest first. (The
+# reproducibility test's second build is made by scripts/test, before the tests.)
 LONGEST_FIRST = (
-    "tests/test_reproducible_build.py",
+    "tests/test_browser_exercises.py",
+    "tests/test_browser_widgets.py",
     "tests/test_browser_crawl.py",
     "tests/test_site_author_errors.py",
-    "tests/test_site_build_cache.py",
+    "tests/test_browser_chrome.py",
+    "tests/test_labs_run.py",
     "tests/test_pages_engine_lab.py",
+    "tests/test_engine_checks.py",
+    "tests/test_site_build_cache.py",
 )
 
 

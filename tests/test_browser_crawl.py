@@ -64,10 +64,12 @@ TABLES = """() => {
     .filter(t => t.scrollWidth > t.closest('article').clientWidth - 2)
     .map(t => t.querySelector('tr').innerText.replace(/\\s+/g, ' '))};
 }"""
-# the tables folded under a <details> that is closed: hidden, each with its summary's text
+# the tables folded under a <details> that is closed: hidden (a closed details keeps its
+# content's layout boxes but does not render them, which checkVisibility sees), each with its
+# summary's text
 FOLDED = """() => [...document.querySelectorAll('article details:not([open])')]
   .filter(d => d.querySelector('table'))
-  .map(d => ({hidden: d.querySelector('table').getClientRects().length === 0,
+  .map(d => ({hidden: !d.querySelector('table').checkVisibility(),
               summary: d.querySelector('summary').innerText}))"""
 CHAPTERS_WITH_SOURCES = ("why-it-does-not-fit", "parallelism", "pipeline", "saving-memory",
                          "hardware", "mfu", "planning")
