@@ -73,3 +73,45 @@ def test_nothing_runs_when_the_cache_has_every_lab(tmp_path):
     prerun.wait(key)  # a key it was not given: returns at once
     assert cache.get("lab", key) == ("<p>kept</p>", [])
     assert os.environ["JUPYTER_PATH"].endswith("jupyter")
+
+
+_KILLED_BUILD = """
+import json, sys, time
+from pathlib import Path
+from distlesson.site import lab_prerun, labs
+from distlesson.site.build_cache import BuildCache
+cache = BuildCache(Path(sys.argv[1]) / "cache", "")
+notebook = Path(sys.argv[1]) / "good.en.py"
+prerun = lab_prerun.start(cache, [(notebook, "k")], json.loads(sys.argv[2]))
+prerun.wait("k", timeout=600)
+print(*prerun.executor._processes, flush=True)  # the worker, idle now, as a build's would be
+time.sleep(600)
+"""
+
+
+def test_the_worker_of_a_killed_build_exits(tmp_path):
+    # mkdocs serve stopped by a signal never shuts its executor down: the worker must not
+    # outlive it, waiting for work forever
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "good.en.py").write_text(GOOD, encoding="utf-8")
+    build = subprocess.Popen([sys.executable, "-c", _KILLED_BUILD, str(tmp_path),
+                              json.dumps(JUPYTER)], stdout=subprocess.PIPE, text=True)
+    worker = int(build.stdout.readline())
+    assert os.getpgid(worker)  # alive
+    assert os.getpriority(os.PRIO_PROCESS, worker) >= lab_prerun.BACKGROUND_NICENESS
+    build.send_signal(signal.SIGKILL)
+    build.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError(f"the worker {worker} outlived its build by 10 s")

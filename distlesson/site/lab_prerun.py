@@ -23,6 +23,8 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,20 @@ def _render(notebook: str, options: dict[str, Any], toc_depth: int, root: str,
     return True
 
 
+def _in_background(parent: int) -> None:
+    """In the worker: a lower CPU priority, and an exit when the build is gone. A build
+    stopped by a signal (Ctrl-C on ``mkdocs serve``) never shuts its executor down, and its
+    worker would wait for work forever."""
+    os.nice(BACKGROUND_NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 @dataclass
 class LabPrerun:
     """The worker and the labs it was given, by cache key."""
@@ -98,7 +114,7 @@ def start(cache: BuildCache, notebooks: list[tuple[Path, str]],
         return LabPrerun(None)
     executor = concurrent.futures.ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-        initializer=os.nice, initargs=(BACKGROUND_NICENESS,))
+        initializer=_in_background, initargs=(os.getpid(),))
     prerun = LabPrerun(executor)
     for path, key in missing:
         prerun.pending[key] = executor.submit(
