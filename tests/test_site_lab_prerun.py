@@ -115,3 +115,36 @@ def test_the_worker_of_a_killed_build_exits(tmp_path):
         time.sleep(0.2)
     os.kill(worker, signal.SIGKILL)
     raise AssertionError(f"the worker {worker} outlived its build by 10 s")
+
+
+def test_the_worker_starts_after_serve_reloads_the_library(tmp_path, monkeypatch):
+    # After an edit to the library, mkdocs serve's next build drops the library's modules
+    # and imports them anew; the worker's functions are pickled by name, so the plugin must
+    # start it from the fresh module (from the one it imported first, the spawn failed:
+    # "it's not the same object as distlesson.site.lab_prerun._in_background")
+    from types import SimpleNamespace
+
+    from distlesson.site.plugin import DistlessonPlugin
+
+    (tmp_path / "docs" / "labs").mkdir(parents=True)
+    (tmp_path / "docs" / "labs" / "good.en.py").write_text(GOOD, encoding="utf-8")
+    monkeypatch.setenv("DISTLESSON_BUILD_CACHE", str(tmp_path / "cache"))
+    config = SimpleNamespace(
+        config_file_path=str(tmp_path / "mkdocs.yml"), docs_dir=str(tmp_path / "docs"),
+        nav=["labs/good.py"], plugins={"mkdocs-jupyter": SimpleNamespace(config=JUPYTER)})
+    plugin = DistlessonPlugin()
+    plugin.load_config({})
+    plugin.on_startup(command="serve", dirty=False)
+    plugin.on_pre_build(config)
+    plugin._close_prerun()
+    plugin._cache.directory.joinpath("lab").mkdir(parents=True, exist_ok=True)
+    for entry in plugin._cache.directory.glob("lab/*"):
+        entry.unlink()  # the lab must run again
+    plugin._stamp = (("edited", 0),)  # as if a module of the library had changed
+    plugin.on_pre_build(config)  # reloads the library, then starts the worker
+    try:
+        assert plugin._prerun.executor is not None and plugin._prerun.pending
+        for future in list(plugin._prerun.pending.values()):
+            assert future.result(timeout=600) is True  # rendered and stored by the worker
+    finally:
+        plugin._close_prerun()

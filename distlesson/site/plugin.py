@@ -217,8 +217,11 @@ class DistlessonPlugin(BasePlugin):
             self._open_cache(config)
         self._stamp = stamp
         if self._cache is not None and self._prerun is None:
-            self._prerun = lab_prerun.start(self._cache, self._lab_notebooks(config),
-                                            self._jupyter_config(config))
+            # from the module as imported now: the worker's functions are pickled by name,
+            # and after a reload the name leads to the fresh module, not to this file's
+            prerun = importlib.import_module("distlesson.site.lab_prerun")
+            self._prerun = prerun.start(self._cache, self._lab_notebooks(config),
+                                        self._jupyter_config(config))
 
     @staticmethod
     def _jupyter_config(config) -> dict:
