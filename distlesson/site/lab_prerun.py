@@ -12,10 +12,10 @@ for the worker's copy; if the worker failed (a cell raised), the page renders th
 and reports the failing cell as always. Nothing is ever served that the page would not
 have computed itself.
 
-The worker (and the kernels it starts) runs at a lower CPU priority
-(:data:`BACKGROUND_NICENESS`), as do the engine lab's ranks that a cold build starts early:
-on two cores, the pages the main process renders are the build's critical path, and the
-background work fills the time the main process leaves.
+The worker (and the kernels it starts) runs at the lowest CPU priority
+(:data:`BACKGROUND_NICENESS`), the engine lab's ranks that a cold build starts early at a
+lower one than the pages': on two cores, the pages the main process renders are the build's
+critical path, and the background work fills the time the main process leaves.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ from distlesson.site.build_cache import BuildCache
 
 __all__ = ["BACKGROUND_NICENESS", "LabPrerun", "render_options", "start"]
 
-BACKGROUND_NICENESS = 10
-"""How much lower the CPU priority of the build's background processes is (as ``nice``)."""
+BACKGROUND_NICENESS = 19
+"""How much lower the worker's CPU priority is (as ``nice``): the lowest, below the engine
+lab's ranks too (:data:`distlesson.site.plugin.ENGINE_RUN_NICENESS`), since the build
+reaches the labs last."""
 
 _RENDER_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_input",
                    "no_prompt", "remove_tag_config", "highlight_extra_classes",
