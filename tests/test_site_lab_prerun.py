@@ -3,14 +3,20 @@ to the page (distlesson.site.lab_prerun)."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from distlesson.site import lab_prerun, labs
 from distlesson.site.build_cache import BuildCache
-from distlesson.site.plugin import PACKAGE_DIR
+from distlesson.site.plugin import PACKAGE_DIR, DistlessonPlugin
 
 JUPYTER = {"execute": True, "execute_ignore": [], "kernel_name": "distlesson-quiet",
            "theme": "", "allow_errors": False, "show_input": True, "no_input": False,
@@ -92,12 +98,6 @@ time.sleep(600)
 def test_the_worker_of_a_killed_build_exits(tmp_path):
     # mkdocs serve stopped by a signal never shuts its executor down: the worker must not
     # outlive it, waiting for work forever
-    import json
-    import signal
-    import subprocess
-    import sys
-    import time
-
     (tmp_path / "good.en.py").write_text(GOOD, encoding="utf-8")
     build = subprocess.Popen([sys.executable, "-c", _KILLED_BUILD, str(tmp_path),
                               json.dumps(JUPYTER)], stdout=subprocess.PIPE, text=True)
@@ -119,13 +119,9 @@ def test_the_worker_of_a_killed_build_exits(tmp_path):
 
 def test_the_worker_starts_after_serve_reloads_the_library(tmp_path, monkeypatch):
     # After an edit to the library, mkdocs serve's next build drops the library's modules
-    # and imports them anew; the worker's functions are pickled by name, so the plugin must
-    # start it from the fresh module (from the one it imported first, the spawn failed:
+    # and imports them anew; the worker's functions are pickled by name, so they must come
+    # from the fresh module (from the copy the plugin imported first, the spawn failed:
     # "it's not the same object as distlesson.site.lab_prerun._in_background")
-    from types import SimpleNamespace
-
-    from distlesson.site.plugin import DistlessonPlugin
-
     (tmp_path / "docs" / "labs").mkdir(parents=True)
     (tmp_path / "docs" / "labs" / "good.en.py").write_text(GOOD, encoding="utf-8")
     monkeypatch.setenv("DISTLESSON_BUILD_CACHE", str(tmp_path / "cache"))

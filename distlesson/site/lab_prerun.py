@@ -21,6 +21,7 @@ critical path, and the background work fills the time the main process leaves.
 from __future__ import annotations
 
 import concurrent.futures
+import importlib
 import multiprocessing
 import os
 import threading
@@ -114,12 +115,16 @@ def start(cache: BuildCache, notebooks: list[tuple[Path, str]],
     missing = [(path, key) for path, key in notebooks if not cache.has("lab", key)]
     if not missing:
         return LabPrerun(None)
+    # The worker's functions are pickled by name: take them from this module as imported
+    # now. After mkdocs serve reloaded the library, the name leads to a fresh copy, and this
+    # function's own (from the copy the caller imported first) would not pickle.
+    current = importlib.import_module(__name__)
     executor = concurrent.futures.ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-        initializer=_in_background, initargs=(os.getpid(),))
+        initializer=current._in_background, initargs=(os.getpid(),))
     prerun = LabPrerun(executor)
     for path, key in missing:
         prerun.pending[key] = executor.submit(
-            _render, str(path), render_options(jupyter_config, path),
+            current._render, str(path), render_options(jupyter_config, path),
             int(jupyter_config["toc_depth"]), str(cache.root), key)
     return prerun

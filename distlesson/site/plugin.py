@@ -55,6 +55,7 @@ from distlesson.site import (
     chrome,
     exec_blocks,
     lab_headings,
+    lab_prerun,
     lab_sources,
     labs,
 )
@@ -220,11 +221,8 @@ class DistlessonPlugin(BasePlugin):
             self._open_cache(config)
         self._stamp = stamp
         if self._cache is not None and self._prerun is None:
-            # from the module as imported now: the worker's functions are pickled by name,
-            # and after a reload the name leads to the fresh module, not to this file's
-            prerun = importlib.import_module("distlesson.site.lab_prerun")
-            self._prerun = prerun.start(self._cache, self._lab_notebooks(config),
-                                        self._jupyter_config(config))
+            self._prerun = lab_prerun.start(self._cache, self._lab_notebooks(config),
+                                            self._jupyter_config(config))
 
     @staticmethod
     def _jupyter_config(config) -> dict:
