@@ -121,9 +121,9 @@ def _raw_values(table: str) -> dict[tuple, Hashable | None]:
 
 def _values(table: str, formatted: Callable[[Any], Hashable]) -> dict[tuple, Hashable | None]:
     """The table's values for every setting, each distinct one formatted once."""
-    memo: dict[Hashable, Hashable] = {}
-    return {s: None if v is None else memo[v] if v in memo else memo.setdefault(
-        v, formatted(v)) for s, v in _raw_values(table).items()}
+    raw = _raw_values(table)
+    shown = {v: formatted(v) for v in set(raw.values()) if v is not None}
+    return {s: None if v is None else shown[v] for s, v in raw.items()}
 
 
 def _pipeline(key: tuple[int, int], locale: str) -> dict[str, Any]:

@@ -65,6 +65,7 @@ class _Found:
 
     imports: frozenset[tuple[str, str | None]]  # (module, name imported from it or None)
     prefixes: frozenset[str]  # every module under each of these ("" is the whole library)
+    lazy: tuple[tuple[str, str], ...] = ()  # its lazy exports: (name, defining module)
 
 
 def imported_names(source: str, *, package: str, is_package: bool, top: str) -> _Found:
@@ -75,7 +76,8 @@ def imported_names(source: str, *, package: str, is_package: bool, top: str) -> 
     imports: set[tuple[str, str | None]] = set()
     prefixes: set[str] = set()
     own = package if is_package else package.rpartition(".")[0]
-    lazy = set(_lazy_exports(tree).values())
+    exports = _lazy_exports(tree)
+    lazy = set(exports.values())
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imports.update((alias.name, None) for alias in node.names)
@@ -99,7 +101,7 @@ def imported_names(source: str, *, package: str, is_package: bool, top: str) -> 
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name in _DYNAMIC_IMPORTS and not lazy:  # a lazy table names what it imports
                 prefixes.add(_computed_prefix(node.args[0], own))
-    return _Found(frozenset(imports), frozenset(prefixes))
+    return _Found(frozenset(imports), frozenset(prefixes), tuple(exports.items()))
 
 
 def _computed_prefix(argument: ast.expr, own: str) -> str:
@@ -123,10 +125,12 @@ class ModuleGraph:
         self.paths: dict[str, Path] = {
             _module_name(path, self.root): path for path in sorted(self.root.rglob("*.py"))}
         self._sources = {name: path.read_bytes() for name, path in self.paths.items()}
-        self._lazy: dict[str, dict[str, str]] = {}
-        self._edges: dict[str, frozenset[str]] = {}
-        for name in self.paths:
-            self._edges[name] = self._reached(name)
+        # every module read first, for the lazy exports of packages that others import
+        found = {name: imported_names(self._sources[name].decode("utf-8"), package=name,
+                                      is_package=self._is_package(name), top=self.top)
+                 for name in self.paths}
+        self._lazy = {name: dict(f.lazy) for name, f in found.items()}
+        self._edges = {name: self._resolve(f) for name, f in found.items()}
 
     @cached_property
     def data_files(self) -> tuple[Path, ...]:
@@ -155,12 +159,6 @@ class ModuleGraph:
         parts = module.split(".")
         return {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & self.paths.keys()
 
-    def _lazy_of(self, package: str) -> dict[str, str]:
-        if package not in self._lazy:
-            tree = ast.parse(self._sources[package]) if package in self.paths else None
-            self._lazy[package] = _lazy_exports(tree) if tree is not None else {}
-        return self._lazy[package]
-
     def _resolve(self, found: _Found) -> frozenset[str]:
         """The library modules that ``found`` names, directly."""
         reached: set[str] = set()
@@ -168,30 +166,22 @@ class ModuleGraph:
             if not self.owns(module):
                 continue
             reached |= self._with_parents(module)
-            if name is None and module in self.paths:
+            exports = self._lazy.get(module, {})
+            if name is not None and f"{module}.{name}" in self.paths:
+                targets = [f"{module}.{name}"]
+            elif name is None or name == "*":
                 # ``import package`` then ``package.name``: every lazy export may be used
-                reached |= set().union(*(self._with_parents(m)
-                                         for m in self._lazy_of(module).values()))
-            elif name is not None:
-                submodule = f"{module}.{name}"
-                if submodule in self.paths:
-                    reached |= self._with_parents(submodule)
-                elif name == "*" or name in self._lazy_of(module):
-                    targets = (self._lazy_of(module).values() if name == "*"
-                               else [self._lazy_of(module)[name]])
-                    for target in targets:
-                        reached |= self._with_parents(target)
+                targets = list(exports.values())
+            else:
+                targets = [exports[name]] if name in exports else []
+            for target in targets:
+                reached |= self._with_parents(target)
         for prefix in found.prefixes:
             base = prefix or self.top
             # a package's __main__ is a program (python -m), not a module code imports
             reached |= {m for m in self.paths if (m == base or m.startswith(base + "."))
                         and not m.endswith(".__main__")}
         return frozenset(reached)
-
-    def _reached(self, name: str) -> frozenset[str]:
-        found = imported_names(self._sources[name].decode("utf-8"), package=name,
-                               is_package=self._is_package(name), top=self.top)
-        return self._resolve(found)
 
     def closure(self, modules: Iterable[str]) -> frozenset[str]:
         """Every library module that running ``modules`` can run (themselves included)."""
@@ -214,10 +204,10 @@ class ModuleGraph:
             return frozenset(self.paths)
         return self.closure(self._resolve(found))
 
-    def fingerprint(self, modules: Iterable[str], *, salt: str = "") -> str:
-        """SHA-256 of the named modules' sources (by name), of every data file of the
-        package, and of ``salt`` (the tools' versions)."""
-        digest = hashlib.sha256(salt.encode() + b"\0")
+    def fingerprint(self, modules: Iterable[str]) -> str:
+        """SHA-256 of the named modules' sources (by name) and of every data file of the
+        package."""
+        digest = hashlib.sha256()
         for name in sorted(modules):
             digest.update(name.encode() + b"\0" + self._sources[name] + b"\0")
         digest.update(self._data_digest)
