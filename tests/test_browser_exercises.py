@@ -59,10 +59,13 @@ def count_text(n: int, locale: str) -> str:
 
 @pytest.fixture
 def tab(page):
-    """The locale's page, reloaded with nothing solved."""
+    """The locale's page with nothing solved, as a reader who pressed its reset button and
+    cleared the other widgets' goals would see it: loaded once per locale, since a reload per
+    test made this the suite's longest file (the tests that need a reload do it themselves,
+    and test_a_fresh_load_shows_nothing_solved checks that a load starts from the same state).
+    """
     page.evaluate(f"localStorage.removeItem('{STORE}')")
-    page.reload(wait_until="domcontentloaded")
-    page.wait_for_selector(READY)
+    page.locator(f'{WIDGET} [data-out="reset"]').click()
     return page
 
 
@@ -89,6 +92,36 @@ def test_questions_show_and_nothing_is_solved(tab, locale):
     expect(tab.locator(f'{WIDGET} [data-badge]:visible')).to_have_count(0)
     direction = tab.locator(WIDGET).evaluate("el => getComputedStyle(el).direction")
     assert direction == ("rtl" if locale == "fa" else "ltr")
+
+
+# What a reader sees of the widget's state: each part's verdict and input, each answer's
+# fold, each exercise's badge, the count.
+STATE = f"""() => {{
+  const root = document.querySelector('{WIDGET}');
+  const seen = el => el && !el.hidden && el.checkVisibility();
+  return {{
+    parts: [...root.querySelectorAll('[data-part]')].map(p => [
+      p.dataset.part, p.dataset.solved, p.querySelector('[data-input]')?.value ?? null,
+      seen(p.querySelector('[data-feedback]')), seen(p.querySelector('[data-done]')),
+      p.querySelector('[data-answer]')?.open ?? null]),
+    badges: [...root.querySelectorAll('[data-badge]')].map(seen),
+    count: root.querySelector('[data-out="count"]').textContent,
+  }};
+}}"""
+
+
+def test_a_fresh_load_shows_nothing_solved(tab, locale):
+    """The premise of ``tab``: the reset page and a freshly loaded one look the same."""
+    submit(tab, STATES, "300")  # a verdict, an input, an answer unfolded and a part
+    part(tab, "tp-node").locator("[data-answer] summary").click()  # marked done: all to clear
+    part(tab, "tp-node").locator("[data-done]").click()
+    expect(count(tab)).not_to_have_text(count_text(0, locale))
+    tab.locator(f'{WIDGET} [data-out="reset"]').click()
+    reset = tab.evaluate(STATE)
+    tab.reload(wait_until="domcontentloaded")
+    tab.wait_for_selector(READY)
+    assert tab.evaluate(STATE) == reset
+    assert {solved for _, solved, *_ in reset["parts"]} == {"false"}
 
 
 @pytest.mark.parametrize("part_id", list(RIGHT))

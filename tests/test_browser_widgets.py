@@ -78,6 +78,9 @@ CONTRASTS = """root => {
 }"""
 
 
+PALETTE = "document.body.getAttribute('data-md-color-scheme')"
+
+
 @pytest.fixture(scope="module")
 def schemes(browser):
     """One browser context per colour scheme the browser prefers."""
@@ -101,23 +104,55 @@ def open_widget(context, server: str, widget: str, locale: str):
     return tab, root, requests
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+def switch_to_dark(tab) -> None:
+    """What a reader's click on the header's moon does (the header is hidden by then; its
+    label is clicked in the page). Material keeps the choice in localStorage: the test
+    clears it, so that the next page opens in the browser's scheme again."""
+    tab.evaluate("document.querySelector('label[for=\"__palette_1\"]').click()")
+    tab.wait_for_function(f"{PALETTE} === 'slate'")
+
+
+def poor_contrasts(root) -> list[dict]:
+    texts = root.evaluate(CONTRASTS)
+    assert texts, "the widget drew no text"
+    return [t for t in texts if t["ratio"] < AA]
+
+
 @pytest.mark.parametrize("locale", list(PREFIX))
 @pytest.mark.parametrize("widget", list(WIDGETS))
-def test_svg_text_contrasts_with_what_is_behind_it(schemes, server, widget, locale, scheme):
-    tab, root, requests = open_widget(schemes[scheme], server, widget, locale)
+def test_svg_text_contrasts_with_what_is_behind_it(schemes, server, widget, locale):
+    """In the light scheme, then in the dark one the reader switches to on the same page
+    (one load for both: the widgets' colours are CSS variables that follow the palette)."""
+    tab, root, requests = open_widget(schemes["light"], server, widget, locale)
     try:
-        palette = tab.evaluate("document.body.getAttribute('data-md-color-scheme')")
-        assert palette == {"light": "default", "dark": "slate"}[scheme]
-        if scheme == "dark":
-            shared.screenshot(root, f"{widget}-widget-{locale}-dark")
-        texts = root.evaluate(CONTRASTS)
-        assert texts, "the widget drew no text"
-        poor = [t for t in texts if t["ratio"] < AA]
-        assert not poor, f"{len(poor)} of {len(texts)} texts below {AA}: {poor[:5]}"
+        assert tab.evaluate(PALETTE) == "default"
+        poor = poor_contrasts(root)
+        assert not poor, f"light: {len(poor)} texts below {AA}: {poor[:5]}"
+        switch_to_dark(tab)
+        shared.screenshot(root, f"{widget}-widget-{locale}-dark")
+        poor = poor_contrasts(root)
+        assert not poor, f"dark: {len(poor)} texts below {AA}: {poor[:5]}"
         shared.only_local(requests)
     finally:
+        tab.evaluate("localStorage.clear()")
         tab.close()
+
+
+@pytest.mark.parametrize("locale", list(PREFIX))
+def test_material_follows_the_browsers_dark_preference(schemes, server, locale):
+    """A browser that prefers dark opens the page in Material's slate, and the widget
+    draws there what it draws after the reader's switch (the premise of the test above)."""
+    widget = "dimensions"  # the widget with the most texts, in boxes and over bars
+    preferred, preferred_root, _ = open_widget(schemes["dark"], server, widget, locale)
+    switched, switched_root, _ = open_widget(schemes["light"], server, widget, locale)
+    try:
+        assert preferred.evaluate(PALETTE) == "slate"
+        switch_to_dark(switched)
+        assert preferred_root.evaluate(CONTRASTS) == switched_root.evaluate(CONTRASTS)
+    finally:
+        switched.evaluate("localStorage.clear()")
+        preferred.close()
+        switched.close()
 
 
 @pytest.mark.parametrize("widget", list(WIDGETS))
