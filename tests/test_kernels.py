@@ -72,3 +72,19 @@ def test_head_costs_about_a_layers_worth_for_llama3_405b():
     # 2 h V / (2 x 3.19e9 layer weights) ~ 0.66 of a layer's matrix products
     assert 0.4 < (forward + backward) / (lt.forward + lt.backward) < 1.0
     assert math.isfinite(forward) and backward > forward
+
+
+def test_without_sequence_parallelism_every_rank_runs_the_norms_and_adds():
+    """GPT-3 175B at tp 8, without sequence parallelism: the norms (read and write h) and
+    residual adds (read 2h, write h) run on the whole activation, 10 h bf16 values per
+    token and layer, instead of their eighth; the MLP's activation is split either way."""
+    arch = get_model("gpt3-175b")
+    shape = dict(seq_len=2048, micro_batch=1, tp=8, cp=1, gpu="a100-80gb", eta=0.8)
+    split = layer_times(arch, **shape)
+    whole = layer_times(arch, **shape, sequence_parallel=False)
+    extra = 2 * 2048 * 10 * arch.hidden_size * (1 - 1 / 8) / 2.039e12  # bytes / HBM
+    assert whole.forward - split.forward == pytest.approx(extra, rel=1e-9)
+    assert whole.backward - split.backward == pytest.approx(2 * extra, rel=1e-9)
+    assert whole.matmul_forward == split.matmul_forward
+    one = dict(shape, tp=1)
+    assert layer_times(arch, **one) == layer_times(arch, **one, sequence_parallel=False)

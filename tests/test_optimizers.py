@@ -5,7 +5,12 @@ import math
 import pytest
 
 from distlesson.catalog.models import ParameterTensor, get_model, parameter_tensors
-from distlesson.memory.optimizers import OPTIMIZERS, get_optimizer, optimizer_state_bytes
+from distlesson.memory.optimizers import (
+    OPTIMIZERS,
+    get_optimizer,
+    optimizer_state_bytes,
+    update_bytes_per_param,
+)
 from distlesson.memory.precision import BF16, FP32
 
 
@@ -72,3 +77,22 @@ def test_catalog():
     assert set(OPTIMIZERS) == {"adamw", "sgd", "lion", "adam8bit", "adafactor"}
     assert all(o.source for o in OPTIMIZERS.values())
     assert math.ceil(1000 / OPTIMIZERS["adam8bit"].block_size) == 4
+
+
+@pytest.mark.parametrize(("optimizer", "precision", "expected"), [
+    # gradient read twice + master read, written and cast + moments read and written
+    ("adamw", "mixed-fp32-grads", 2 * 4 + (2 * 4 + 2) + 2 * 2 * 4),  # 34
+    ("adamw", "mixed", 2 * 2 + (2 * 4 + 2) + 2 * 2 * 4),  # 30
+    ("sgd", "fp32", 2 * 4 + 2 * 4 + 1 * 2 * 4),  # no master: the weights read and written
+    ("adam8bit", "mixed", 2 * 2 + (2 * 4 + 2) + 2 * 2 * 1),  # one-byte codes
+    ("adafactor", "mixed", 2 * 2 + (2 * 4 + 2)),  # the factored moment left out
+])
+def test_update_bytes_by_hand(optimizer, precision, expected):
+    assert update_bytes_per_param(optimizer, precision) == expected
+
+
+def test_update_bytes_bad_names():
+    with pytest.raises(ValueError, match="optimizer"):
+        update_bytes_per_param("adamx", "mixed")
+    with pytest.raises(ValueError, match="precision"):
+        update_bytes_per_param("adamw", "fp7")

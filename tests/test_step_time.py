@@ -9,7 +9,7 @@ from distlesson.catalog.models import get_model
 from distlesson.efficiency.failures import FailureModel
 from distlesson.efficiency.kernels import head_times, layer_times
 from distlesson.efficiency.mfu import model_flops_per_token
-from distlesson.efficiency.overlap import DimensionTimes, OverlapPolicy
+from distlesson.efficiency.overlap import DimensionTimes, LinkContext, OverlapPolicy, pp_exposed
 from distlesson.efficiency.step_time import (
     TERMS,
     Cluster,
@@ -56,7 +56,13 @@ def test_one_gpu_by_hand():
     shape = dict(seq_len=2048, micro_batch=1, tp=1, cp=1, gpu="h100-sxm", eta=0.6)
     lt = layer_times(ARCH, **shape)
     head = sum(head_times(ARCH, **shape))
-    assert got.step_time == pytest.approx(4 * (32 * (lt.forward + lt.backward) + head))
+    # and once per step, AdamW's update of Llama 3 8B's 8,030,261,248 parameters in mixed
+    # precision: the bf16 gradient read twice (2 x 2 bytes), the fp32 master read and
+    # written and the bf16 copy written (2 x 4 + 2), two fp32 moments read and written
+    # (2 x 2 x 4): 30 bytes each, at the H100's 3.35 TB/s
+    update = 8_030_261_248 * 30 / 3.35e12
+    assert got.step_time == pytest.approx(4 * (32 * (lt.forward + lt.backward) + head)
+                                          + update)
     b = got.breakdown
     assert b.bubble == pytest.approx(0, abs=1e-12) and b.exposed_comm == 0
     assert b.recompute == 0 and b.failures == 0 and b.data == 0
@@ -162,3 +168,21 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="= 16 != num_gpus 8"):
         estimate_step(ARCH, LAYOUT, WORK, Cluster(gpu="h100-sxm", num_gpus=8), INPUTS)
     assert math.isfinite(estimate_step(ARCH, LAYOUT, WORK, CLUSTER).step_time)
+
+
+def test_a_pipeline_across_nodes_goes_at_its_slowest_hop():
+    """BLOOM's layout: tp 4 inside 8-GPU nodes, so pipeline neighbours are 4 ranks apart:
+    stages 0 and 1 share a node, 1 and 2 do not. Every send waits for the slowest hop, the
+    one between nodes; a pipeline of 2 stages stays inside its node."""
+    links = LinkContext(8, "nvlink3", "opa-100x4")
+    arch, shape = get_model("gpt3-175b"), dict(seq_len=2048, micro_batch=2,
+                                               num_microbatches=8, chunks=1, links=links,
+                                               policy=OverlapPolicy(pp="blocking"))
+    size = 2048 * 2 * arch.hidden_size * 2 / 4  # bf16 activations, split by tp
+    between = links.time("send-recv", size, 2, 8)
+    within = links.time("send-recv", size, 2, 4)
+    assert between > within
+    assert pp_exposed(arch, Layout(tp=4, pp=12, dp=8), **shape) == pytest.approx(
+        2 * (8 + 12 - 1) * between)
+    assert pp_exposed(arch, Layout(tp=4, pp=2), **shape) == pytest.approx(
+        2 * (8 + 2 - 1) * within)

@@ -127,7 +127,7 @@ def get_kernel_spec(gpu: str) -> KernelSpec:
 
 
 GEMM_EFFICIENCY: dict[str, tuple[float, str]] = {
-    "h100-sxm": (0.531, "llama3-405b-8k"),
+    "h100-sxm": (0.532, "llama3-405b-8k"),
     "a100-80gb": (0.828, "korthikanti-1t-mfu"),
 }
 """Share of the dense peak that large, well-shaped matrix products reach, by GPU, and the

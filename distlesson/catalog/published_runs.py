@@ -15,10 +15,13 @@ overlap, attention kernel). Where a paper is silent, the field says what we assu
 * Narayanan et al. 2021 (SC'21), Table 1 (A100, Selene; full recomputation; the FLOP count
   includes the recomputed forward, so its "% of peak" is an HFU). Schedule not stated per
   row: 1F1B assumed. Megatron-LM then overlapped neither tensor-parallel nor data-parallel
-  communication, and ran unfused attention on the full s x s matrix.
+  communication, ran unfused attention on the full s x s matrix, and had no sequence
+  parallelism (Korthikanti et al. introduced it): each tensor-parallel rank ran the norms,
+  dropouts and residual adds on the whole activation.
 * BLOOM 176B, BigScience 2022: the tr11-176B-ml training script and README (A100s of Jean
   Zay, Omni-Path between nodes; Megatron-DeepSpeed with full activation checkpointing; the
-  logged TFLOPs count the recomputed forward, so divided by the peak they are an HFU).
+  logged TFLOPs count the recomputed forward, so divided by the peak they are an HFU; the
+  script has no sequence parallelism).
 
 Not here, and why: OPT-175B (Zhang et al. 2022) gives "up to 147 TFLOP/s" without a
 micro-batch or a FLOP convention; MegaScale (Jiang et al. 2024) trains a modified block
@@ -83,6 +86,9 @@ class PublishedRun:
     """The overlap policy (dp, tp, pp, cp) of
     :class:`distlesson.efficiency.overlap.OverlapPolicy`."""
     attention: Literal["flash", "unfused"]
+    sequence_parallel: bool
+    """Norms and adds split over the tensor-parallel ranks (Korthikanti et al. 2022 and
+    after); False before it, where every rank ran them whole."""
     flop_count: Literal["narayanan", "causal"]
     """How the paper counts attention FLOPs: the full s x s (``narayanan``) or causal half."""
     metric: Literal["mfu", "hfu"]
@@ -97,7 +103,8 @@ _LLAMA3 = ("Grattafiori et al. 2024, The Llama 3 Herd of Models, Table 4 and sec
 _LLAMA3_SOFTWARE = dict(zero=1, micro_batch=1, recompute="none", precision="mixed-fp32-grads",
                         schedule="interleaved", chunks=None,
                         overlap=("bucketed", "backward", "async", "all-gather"),
-                        attention="flash", flop_count="causal", metric="mfu")
+                        attention="flash", sequence_parallel=True, flop_count="causal",
+                        metric="mfu")
 
 
 def _llama3(key: str, name: str, *, gpus: int, dp: int, cp: int, seq: int,
@@ -126,7 +133,7 @@ def _korthikanti(key: str, model: Architecture, *, pp: int, batch: int, micro: i
                   precision="mixed-fp32-grads",
                   schedule="interleaved" if chunks else "1f1b", chunks=chunks or 1,
                   overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
-                  flop_count="narayanan")
+                  sequence_parallel=True, flop_count="narayanan")
     name = f"{model.display_name}, {gpus} A100 (Korthikanti et al.)"
     return (PublishedRun(key=f"{key}-mfu", display_name=name, metric="mfu", measured=mfu,
                          **common),  # type: ignore[arg-type]
@@ -163,7 +170,7 @@ def _bloom() -> PublishedRun:
         pp=12, dp=8, cp=1, zero=1, seq_len=2048, micro_batch=2, global_batch=2048,
         recompute="full", precision="mixed-fp32-grads", schedule="1f1b", chunks=1,
         overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
-        flop_count="narayanan", metric="hfu",
+        sequence_parallel=False, flop_count="narayanan", metric="hfu",
         measured=_BLOOM_TFLOPS * 1e12 / get_gpu("a100-80gb").bf16_dense_flops,
         tflops_per_gpu=_BLOOM_TFLOPS)
 
@@ -184,7 +191,8 @@ def _narayanan(params: str, *, heads: int, hidden: int, layers: int, tp: int, pp
         zero=0, seq_len=2048, micro_batch=micro, global_batch=batch, recompute="full",
         precision="mixed-fp32-grads", schedule="1f1b", chunks=1,
         overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
-        flop_count="narayanan", metric="hfu", measured=share, tflops_per_gpu=tflops)
+        sequence_parallel=False, flop_count="narayanan", metric="hfu", measured=share,
+        tflops_per_gpu=tflops)
 
 
 _CATALOG: tuple[PublishedRun, ...] = (

@@ -1,11 +1,12 @@
 """How close is the model? Every published run predicted, its error, and the calibration.
 
 For each run of :mod:`distlesson.catalog.published_runs`, :func:`predict` builds the run's
-layout, workload and software (schedule, recomputation, overlap policy, attention kernel)
-and asks :func:`distlesson.efficiency.step_time.estimate_step` for a steady-state step (no
-failures, no data stall: papers report step throughput). The prediction is read in the
-paper's own convention (MFU or HFU; attention counted in full or causal), and the error is
-(predicted - measured) / measured.
+layout, workload and software (schedule, recomputation, overlap policy, attention kernel,
+sequence parallelism) and asks :func:`distlesson.efficiency.step_time.estimate_step` for a
+steady-state step (no failures, no data stall: papers report step throughput). The
+predicted step time is read in the paper's own convention (MFU or HFU; the Megatron papers'
+FLOP formulas, :func:`megatron_flops`; attention counted causal for Llama 3), and the error
+is (predicted - measured) / measured.
 
 The model's one free input, the share of the peak that large matrix products reach
 (:data:`distlesson.catalog.achieved.GEMM_EFFICIENCY`), is fitted on one run per GPU by
@@ -20,15 +21,15 @@ from dataclasses import dataclass
 
 from distlesson.catalog.achieved import GEMM_EFFICIENCY, gemm_efficiency
 from distlesson.catalog.published_runs import PUBLISHED_RUNS, PublishedRun
-from distlesson.efficiency.mfu import model_flops_per_token
+from distlesson.efficiency.mfu import mfu, model_flops_per_token
 from distlesson.efficiency.overlap import OverlapPolicy
 from distlesson.efficiency.planner import interleavings
 from distlesson.efficiency.step_time import Cluster, StepEstimate, StepInputs, estimate_step
 from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload
 
-__all__ = ["Prediction", "RunSetup", "calibrate", "causal_share", "predict", "predictions",
-           "run_setup"]
+__all__ = ["Prediction", "RunSetup", "calibrate", "causal_share", "megatron_flops", "predict",
+           "predictions", "run_setup"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def run_setup(run: PublishedRun, *, schedule: str, chunks: int,
         cluster=Cluster(run.gpu, run.num_gpus, inter_link=run.inter_link),
         inputs=StepInputs(kernel_efficiency=eta, failures=None, schedule=schedule,
                           chunks=chunks, attention=run.attention,
+                          sequence_parallel=run.sequence_parallel,
                           overlap=OverlapPolicy(dp=dp, tp=tp, pp=pp, cp=cp)))  # type: ignore[arg-type]
 
 
@@ -97,11 +99,38 @@ def _estimate(run: PublishedRun, eta: float, schedule: str, chunks: int) -> Step
     return estimate_step(run.model, setup.layout, setup.workload, setup.cluster, setup.inputs)
 
 
+def megatron_flops(run: PublishedRun) -> float:
+    """FLOPs of ``run``'s step as the Megatron-LM papers count them, B sequences of s
+    tokens through l layers of width h, vocabulary V:
+
+    - model FLOPs (MFU), and hardware FLOPs without recomputation:
+      72 B s l h^2 (1 + s / 6h + V / 12lh) (Narayanan et al. 2021, section 5.1, less the
+      recomputed forward);
+    - hardware FLOPs with full recomputation: 96 B s l h^2 (1 + s / 6h + V / 16lh)
+      (Narayanan et al. 2021, section 5.1: the forward runs twice);
+    - hardware FLOPs with selective recomputation: 72 B s l h^2 (1 + s / 3h + V / 12lh),
+      the count behind Korthikanti et al.'s HFU (2022, Table 5): their HFU over their MFU
+      is this over the model count, to the three digits they print.
+
+    The course's own count (:mod:`distlesson.efficiency.mfu`) adds the biases and norms
+    and counts a selective recomputation's attention once; reading a prediction in the
+    paper's count compares like with like."""
+    arch, s = run.model, run.seq_len
+    b, layers, h, vocab = run.global_batch, arch.num_layers, arch.hidden_size, arch.vocab_size
+    scale = b * s * layers * h**2
+    recompute = run.recompute if run.metric == "hfu" else "none"
+    if recompute == "full":
+        return 96 * scale * (1 + s / (6 * h) + vocab / (16 * layers * h))
+    attention = s / (3 * h) if recompute == "selective" else s / (6 * h)
+    return 72 * scale * (1 + attention + vocab / (12 * layers * h))
+
+
 def _read(run: PublishedRun, estimate: StepEstimate) -> float:
+    if run.flop_count == "narayanan":
+        return mfu(megatron_flops(run), step_time=estimate.step_time, gpus=run.num_gpus,
+                   peak_flops=estimate.peak_flops)
     value = estimate.mfu if run.metric == "mfu" else estimate.hfu
-    if run.flop_count == "causal":
-        value *= causal_share(run) if run.metric == "mfu" else 1.0
-    return value
+    return value * causal_share(run) if run.metric == "mfu" else value
 
 
 def predict(run: PublishedRun, *, eta: float | None = None) -> Prediction:

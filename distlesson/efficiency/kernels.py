@@ -19,7 +19,9 @@ layout with tensor parallelism t and context parallelism c; T = s b / c local to
   score forward, twice that backward).
 * **Memory-bound** operations (norms, residual adds, rotary embedding, the gated
   activation): the bytes they read and write, at the HBM bandwidth; unfused, an upper
-  bound. With sequence parallelism the h-wide ones are split by t.
+  bound. With sequence parallelism (Korthikanti et al. 2022) the h-wide ones are split by
+  t; without it (Megatron-LM before 2022, Megatron-DeepSpeed's BLOOM) every rank of the
+  tensor-parallel group runs them on the whole activation.
 
 The *model* FLOPs that MFU counts are :mod:`distlesson.efficiency.mfu`'s; this module only
 says how long the hardware takes. Units: seconds.
@@ -74,7 +76,8 @@ class LayerTimes:
 
 @functools.cache
 def layer_times(arch: Architecture, *, seq_len: int, micro_batch: int, tp: int, cp: int,
-                gpu: str, eta: float, attention: str = "flash") -> LayerTimes:
+                gpu: str, eta: float, attention: str = "flash",
+                sequence_parallel: bool = True) -> LayerTimes:
     """A layer's forward and backward on one GPU (see the module docstring)."""
     h, f, kv = arch.hidden_size, arch.ffn_hidden_size, arch.num_kv_heads * arch.head_dim
     tokens = seq_len // cp * micro_batch
@@ -88,7 +91,8 @@ def layer_times(arch: Architecture, *, seq_len: int, micro_batch: int, tp: int, 
     wgrad = [gemm_time(n, k, tokens, gpu, eta) for n, k in shapes]
     attention, attention_backward = _attention_times(arch, tokens, seq_len, tp, gpu, eta,
                                                      attention)
-    elementwise = _elementwise_bytes(arch, tokens, tp) / get_gpu(gpu).hbm_bandwidth
+    elementwise = (_elementwise_bytes(arch, tokens, tp, sequence_parallel)
+                   / get_gpu(gpu).hbm_bandwidth)
     matmul_f = math.fsum(forward)
     return LayerTimes(
         forward=matmul_f + attention + elementwise,
@@ -113,13 +117,18 @@ def _attention_times(arch: Architecture, tokens: int, seq_len: int, tp: int, gpu
     return products + memory, 2 * (products + memory)
 
 
-def _elementwise_bytes(arch: Architecture, tokens: int, tp: int) -> float:
+def _elementwise_bytes(arch: Architecture, tokens: int, tp: int,
+                       sequence_parallel: bool = True) -> float:
     """Bytes the forward's memory-bound operations read and write, per GPU (bf16).
 
     Two norms (read h, write h), two residual adds (read 2h, write h), rotary embedding on
-    q and k (read and write), the MLP's activation (gated: read 2f, write f; else f, f)."""
+    q and k (read and write; none with learned positions), the MLP's activation (gated:
+    read 2f, write f; else f, f). The norms and adds are split by tp only under sequence
+    parallelism."""
     h, f, kv = arch.hidden_size, arch.ffn_hidden_size, arch.num_kv_heads * arch.head_dim
-    per_token = (2 * 2 * h + 2 * 3 * h) / tp + 2 * (h + kv) / tp
+    per_token = (2 * 2 * h + 2 * 3 * h) / (tp if sequence_parallel else 1)
+    if arch.max_positions is None:  # rotary embeddings (ALiBi's bias, BLOOM's, counted so)
+        per_token += 2 * (h + kv) / tp
     per_token += (3 * f if arch.mlp == "swiglu" else 2 * f) / tp
     return _BF16 * tokens * per_token
 

@@ -17,7 +17,8 @@ does, section 3.3.2); what is hidden comes from :class:`OverlapPolicy`:
   (Transformer Engine's user buffers): the forward's behind the forward products too;
   ``none``: all exposed.
 * **pp**: a micro-batch's activations, split by tp (Megatron's scatter-gather), to the next
-  stage, and their gradients back. ``async`` (Llama 3's asynchronous point-to-point): only
+  stage, and their gradients back, at the pace of the slowest hop (between nodes, once the
+  stages span several). ``async`` (Llama 3's asynchronous point-to-point): only
   the sends on the pipeline's fill and drain, 2 (p v - 1), lie on the critical path;
   ``blocking``: every send does.
 * **cp**: ``all-gather`` (Llama 3, section 3.3.2): keys and values gathered before attention
@@ -160,7 +161,11 @@ def pp_exposed(arch: Architecture, layout: Layout, *, seq_len: int, micro_batch:
     if layout.pp == 1:
         return 0.0
     size = seq_len // layout.cp * micro_batch * arch.hidden_size * 2 / layout.tp
-    one = links.time("send-recv", size, 2, _inner(layout, "pp"))
+    inner = _inner(layout, "pp")
+    # the slowest hop sets the pace: once the stages span nodes, a hop crosses between them
+    # (a pair ``gpus_per_node`` apart is placed on two nodes)
+    crosses = layout.pp * inner > links.gpus_per_node
+    one = links.time("send-recv", size, 2, links.gpus_per_node if crosses else inner)
     crossings = (2 * (layout.pp * chunks - 1) if policy.pp == "async"
                  else 2 * (num_microbatches * chunks + layout.pp - 1))
     return crossings * one

@@ -7,8 +7,8 @@ The step of one GPU is
 * ``useful``: model FLOPs per GPU / peak, the step at 100 % of peak (so useful / total is the
   MFU, :mod:`distlesson.efficiency.mfu`);
 * ``below_peak``: the time the kernels take (:mod:`distlesson.efficiency.kernels`: matrix
-  products by shape, attention, memory-bound operations; the stages' average) less
-  ``useful``;
+  products by shape, attention, memory-bound operations; the stages' average), and the
+  optimizer's update once per step (memory-bound, on the busiest GPU), less ``useful``;
 * ``recompute``: the forward that recomputation reruns, at the same kernels' speed;
 * ``bubble``: the pipeline's idle time. The busiest stage sets the pace: a step lasts
   (m + (p - 1) / v) of its micro-batch times (Narayanan et al. 2021, SC'21, section 2.2.2),
@@ -50,6 +50,7 @@ from distlesson.efficiency.overlap import (
     pp_exposed,
     tp_cp_exposed_per_microbatch,
 )
+from distlesson.memory.optimizers import update_bytes_per_param
 from distlesson.memory.precision import get_preset
 from distlesson.memory.stages import (
     Overheads,
@@ -211,8 +212,14 @@ class StepInputs:
     attention: str = "flash"
     """``flash`` (FlashAttention) or ``unfused`` (the full s x s scores in memory), see
     :mod:`distlesson.efficiency.kernels`."""
+    sequence_parallel: bool = True
+    """Norms, adds and the activations between them split over the tensor-parallel ranks
+    (Korthikanti et al. 2022); False: every rank runs and keeps them whole."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.sequence_parallel, bool):
+            raise ValueError(f"sequence_parallel={self.sequence_parallel!r} must be True or "
+                             "False")
         k = self.kernel_efficiency
         if k is not None and not 0 < k <= 1:
             raise ValueError(f"kernel_efficiency={k!r} must be in (0, 1]")
@@ -280,7 +287,8 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
     # everything but the data-parallel traffic and the states is shared by every dp, ZeRO
     pipe = _pipeline(arch, layout.tp, layout.pp, layout.cp, workload.seq_len,
                      workload.micro_batch, m, workload.recompute, cluster.gpu, cluster.links,
-                     inputs.schedule, inputs.chunks, inputs.attention, inputs.overlap, eta)
+                     inputs.schedule, inputs.chunks, inputs.attention, inputs.overlap, eta,
+                     inputs.sequence_parallel)
     flops = _step_flops(arch, workload.seq_len, workload.global_batch * workload.seq_len,
                         workload.recompute)
     preset = get_preset(workload.precision)
@@ -291,17 +299,34 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
                     microbatch_compute=pipe.microbatch_compute, links=cluster.links,
                     policy=inputs.overlap)
     base = pipe.model
-    model = StepModel(base.useful, base.below_peak, base.recompute, base.idle_over_busy,
+    update = _optimizer_update_time(params, layout, workload, spec)
+    model = StepModel(base.useful, base.below_peak + update, base.recompute,
+                      base.idle_over_busy * _compute(base) / (_compute(base) + update),
                       DimensionTimes(dp, base.comm.tp, base.comm.pp, base.comm.cp),
                       inputs.data_stall, _failure_overhead(inputs.failures, arch, workload, gpus))
     memory = dict(seq_len=workload.seq_len, micro_batch=workload.micro_batch,
                   num_microbatches=m, schedule=inputs.schedule, chunks=inputs.chunks,
                   recompute=workload.recompute, precision=workload.precision,
-                  optimizer=workload.optimizer, overheads=inputs.overheads)
+                  optimizer=workload.optimizer, overheads=inputs.overheads,
+                  sequence_parallel=inputs.sequence_parallel)
     return StepEstimate(model=model, flops=flops, gpus=gpus, num_microbatches=m,
                         peak_flops=spec.bf16_dense_flops,
                         per_gpu_bytes=busiest_bytes(arch, layout, **memory),
                         memory_inputs=(arch, layout, tuple(sorted(memory.items()))))
+
+
+def _compute(model: StepModel) -> float:
+    return model.useful + model.below_peak + model.recompute
+
+
+def _optimizer_update_time(params: float, layout: Layout, workload: Workload,
+                           spec: GPU) -> float:
+    """Seconds of the busiest GPU's optimizer step: the parameters it updates (its stage's
+    over tp, and over dp under ZeRO) x the bytes the update moves per parameter
+    (:func:`distlesson.memory.optimizers.update_bytes_per_param`), at the HBM bandwidth."""
+    updated = params / (layout.dp if layout.zero >= 1 else 1)
+    per_param = update_bytes_per_param(workload.optimizer, workload.precision)
+    return updated * per_param / spec.hbm_bandwidth
 
 
 def _failure_overhead(failures: FailureModel | None, arch: Architecture, workload: Workload,
@@ -331,14 +356,15 @@ class _Pipeline:
 @functools.cache
 def _pipeline(arch: Architecture, tp: int, pp: int, cp: int, seq_len: int, micro_batch: int,
               m: int, recompute: str, gpu: str, links: LinkContext, schedule: str, v: int,
-              attention: str, overlap: OverlapPolicy, eta: float) -> _Pipeline:
+              attention: str, overlap: OverlapPolicy, eta: float,
+              sequence_parallel: bool) -> _Pipeline:
     """The replica's compute, recomputation, bubble and tp, pp, cp traffic (cached: the
     planner asks again for every dp and ZeRO stage)."""
     layout = Layout(tp=tp, pp=pp, cp=cp)
     workload = Workload(seq_len=seq_len, micro_batch=micro_batch,
                         global_batch=micro_batch * m, recompute=recompute)  # type: ignore[arg-type]
     shape = dict(seq_len=seq_len, micro_batch=micro_batch, tp=tp, cp=cp, gpu=gpu, eta=eta)
-    lt = layer_times(arch, **shape, attention=attention)
+    lt = layer_times(arch, **shape, attention=attention, sequence_parallel=sequence_parallel)
     head_f, head_b = head_times(arch, **shape)
     redo = {"full": lt.forward, "selective": lt.attention_forward}.get(workload.recompute, 0.0)
     tpx, cpx = tp_cp_exposed_per_microbatch(

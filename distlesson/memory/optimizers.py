@@ -16,13 +16,14 @@ from fractions import Fraction
 from distlesson.catalog.lookup import lookup
 from distlesson.catalog.models import ParameterTensor
 from distlesson.checks import check_nonneg_int, check_positive_int, check_type
-from distlesson.memory.precision import FP32, FloatFormat
+from distlesson.memory.precision import FP32, FloatFormat, get_preset
 
 __all__ = [
     "OPTIMIZERS",
     "Optimizer",
     "get_optimizer",
     "optimizer_state_bytes",
+    "update_bytes_per_param",
 ]
 
 _CODE_BYTES = 1
@@ -146,3 +147,27 @@ def optimizer_state_bytes(
         values = sum(_factored_values(t.shape) for t in tensors_or_param_count)
         return opt.moments * values * state_format.bytes
     return opt.moments * sum(sizes) * state_format.bytes
+
+
+def update_bytes_per_param(optimizer: str | Optimizer, precision: str) -> int:
+    """Bytes the optimizer step reads and writes in memory per parameter it updates.
+
+    The step is memory-bound: a few operations per value, each value read once and written
+    once by a fused kernel (apex's and PyTorch's fused Adam). Counted from the update rule:
+
+    - the gradient, read twice: once for its norm (gradient clipping), once by the update;
+    - the weights it updates: the master copy read and written, then the working copy
+      written from it; without a master copy, the working weights read and written;
+    - each state buffer read and written (8-bit: the one-byte codes; a factored second
+      moment is a row and a column per matrix, left out as negligible).
+
+    Mixed precision with fp32 main gradients and AdamW: 2 x 4 + (2 x 4 + 2) + 2 x 2 x 4 =
+    34 bytes. Units: bytes per parameter.
+    """
+    opt, preset = get_optimizer(optimizer), get_preset(precision)
+    grads = 2 * preset.grad_format.bytes
+    weights = (2 * preset.master_format.bytes + preset.weight_format.bytes
+               if preset.master_format is not None else 2 * preset.weight_format.bytes)
+    state = 0 if opt.factored else 2 * opt.moments * (
+        _CODE_BYTES if opt.block_size is not None else preset.state_format.bytes)
+    return grads + weights + state

@@ -111,11 +111,11 @@ def stage_memory(arch: Architecture, layout: Layout, *, seq_len: int, micro_batc
                  num_microbatches: int, schedule: str = "1f1b", chunks: int = 1,
                  recompute: Recompute = "none", precision: str = "mixed",
                  optimizer: str = "adamw", overheads: Overheads | None = None,
-                 ) -> tuple[StageMemory, ...]:
-    """Every stage's peak memory per GPU (sequence parallelism on whenever tp > 1)."""
+                 sequence_parallel: bool = True) -> tuple[StageMemory, ...]:
+    """Every stage's peak memory per GPU (sequence parallelism, if on, whenever tp > 1)."""
     overheads = overheads or Overheads()
     held = _activations(arch, layout.tp, layout.pp, layout.cp, seq_len, micro_batch,
-                        num_microbatches, schedule, chunks, recompute)
+                        num_microbatches, schedule, chunks, recompute, sequence_parallel)
     states = _stage_states(arch, layout, precision, optimizer)
     return tuple(StageMemory(s, layers, states[s], activations, logits, overheads)
                  for s, (layers, activations, logits) in enumerate(held))
@@ -124,12 +124,13 @@ def stage_memory(arch: Architecture, layout: Layout, *, seq_len: int, micro_batc
 def busiest_bytes(arch: Architecture, layout: Layout, *, seq_len: int, micro_batch: int,
                   num_microbatches: int, schedule: str = "1f1b", chunks: int = 1,
                   recompute: Recompute = "none", precision: str = "mixed",
-                  optimizer: str = "adamw", overheads: Overheads | None = None) -> float:
+                  optimizer: str = "adamw", overheads: Overheads | None = None,
+                  sequence_parallel: bool = True) -> float:
     """The largest :attr:`StageMemory.total` of :func:`stage_memory`, without building the
     stages (the planner asks it for thousands of configs)."""
     o = overheads or Overheads()
     held = _activations(arch, layout.tp, layout.pp, layout.cp, seq_len, micro_batch,
-                        num_microbatches, schedule, chunks, recompute)
+                        num_microbatches, schedule, chunks, recompute, sequence_parallel)
     states = _stage_states(arch, layout, precision, optimizer)
     allocated = max(st + a + lg for st, (_, a, lg) in zip(states, held, strict=True))
     return allocated / (1 - o.fragmentation) + o.cuda_context + o.communicator_buffers
@@ -138,9 +139,11 @@ def busiest_bytes(arch: Architecture, layout: Layout, *, seq_len: int, micro_bat
 @functools.cache
 def _activations(arch: Architecture, tp: int, pp: int, cp: int, seq_len: int,
                  micro_batch: int, num_microbatches: int, schedule: str, chunks: int,
-                 recompute: Recompute) -> tuple[tuple[int, float, float], ...]:
+                 recompute: Recompute, sequence_parallel: bool = True
+                 ) -> tuple[tuple[int, float, float], ...]:
     """(layers, activation bytes, logits bytes) of each stage."""
-    kept, rebuilt = _layer_bytes(arch, seq_len, micro_batch, tp, cp, recompute)
+    kept, rebuilt = _layer_bytes(arch, seq_len, micro_batch, tp, cp, recompute,
+                                 sequence_parallel)
     in_flight = _in_flight(schedule, pp, num_microbatches, chunks) if pp > 1 else (1.0,)
     logits = float(logits_bytes(arch, seq_len=seq_len, micro_batch=micro_batch, tp=tp, cp=cp))
     return tuple((layers, kept * layers * in_flight[s] + rebuilt,
@@ -158,10 +161,11 @@ def _stage_states(arch: Architecture, layout: Layout, precision: str, optimizer:
 
 @functools.cache
 def _layer_bytes(arch: Architecture, seq_len: int, micro_batch: int, tp: int, cp: int,
-                 recompute: Recompute) -> tuple[float, float]:
+                 recompute: Recompute, sequence_parallel: bool = True) -> tuple[float, float]:
     """(bytes a layer keeps per micro-batch, bytes of the layer rebuilt under full
-    recomputation), sequence parallelism on whenever tp > 1."""
-    shape = dict(seq_len=seq_len, micro_batch=micro_batch, tp=tp, sp=tp > 1, cp=cp)
+    recomputation), sequence parallelism, if on, whenever tp > 1."""
+    shape = dict(seq_len=seq_len, micro_batch=micro_batch, tp=tp,
+                 sp=sequence_parallel and tp > 1, cp=cp)
     kept = layer_activation_bytes(arch, **shape, recompute=recompute)
     rebuilt = layer_activation_bytes(arch, **shape) if recompute == "full" else 0
     return float(kept), float(rebuilt)

@@ -16,6 +16,7 @@ from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.published_runs import get_published_run
 from distlesson.efficiency.accuracy import Prediction, predictions
 from distlesson.efficiency.step_time import TERMS
+from distlesson.memory.optimizers import update_bytes_per_param
 from distlesson.pages.mfu import _TERMS
 from distlesson.parallel.alpha_beta import collective_time, link_model
 from distlesson.render.figure import Figure
@@ -176,6 +177,10 @@ def figures() -> list[Figure]:
                                measured.link).busbw, "GB/s",
                doc="the model's bus bandwidth at the measurement's mid size"),
         Figure("acc.gpu_memory", get_gpu("h100-sxm").memory_bytes, "GB"),
+        Figure("acc.update_bytes", update_bytes_per_param("adamw", "mixed-fp32-grads"),
+               doc="bytes AdamW's step moves per parameter, fp32 main grads and master"),
+        Figure("acc.without_sp", sum(not p.run.sequence_parallel for p in every),
+               doc="rows whose software had no sequence parallelism"),
         Figure("acc.tile_rows", get_kernel_spec("h100-sxm").tile[0]),
         Figure("acc.tile_cols", get_kernel_spec("h100-sxm").tile[1]),
         Figure("acc.multiprocessors", get_kernel_spec("h100-sxm").multiprocessors),
