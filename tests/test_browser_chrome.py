@@ -191,12 +191,13 @@ def test_wide_tables_show_on_a_phone_that_they_scroll(browser, server, locale):
     box = tab.locator(".dl-scroll").nth(more.index("end"))  # by position: data-more changes
     box.scroll_into_view_if_needed()
     fade = "e => getComputedStyle(e, '::after').opacity"
-    assert box.evaluate(fade) == "1"  # the edge where the table continues is faded
+    # the edge where the table continues is faded (once the fade's transition has run)
+    tab.wait_for_function(f"([e, v]) => ({fade})(e) === v", arg=[box.element_handle(), "1"])
     shared.screenshot(box, f"phone_{locale}_planning_table")
     box.locator(".md-typeset__scrollwrap").evaluate(
         "e => e.scrollTo({left: (getComputedStyle(e).direction === 'rtl' ? -1 : 1) * 1e5,"
         " behavior: 'instant'})")
-    tab.wait_for_timeout(500)  # the fade's transition
-    assert box.get_attribute("data-more") == "start"  # at the end: the fade moves over
-    assert box.evaluate(fade) == "0"
+    # at the end: the fade moves over
+    tab.wait_for_function("e => e.dataset.more === 'start'", arg=box.element_handle())
+    tab.wait_for_function(f"([e, v]) => ({fade})(e) === v", arg=[box.element_handle(), "0"])
     context.close()

@@ -22,7 +22,8 @@ are never reached. The performance model needs what real kernels and real collec
   A100" (Dao 2023, abstract); training runs its backward too, so the low end is used.
   The share of the peak that large, well-shaped matrix products reach is not published per
   GPU in a form we can cite: it is the one calibrated input of the performance model,
-  fitted on one published run per GPU and checked on the others
+  fitted on one published run per GPU (and once more for an older release of the software
+  on the same GPU, for the accuracy chapter's older runs) and checked on the others
   (:mod:`distlesson.efficiency.accuracy`).
 """
 
@@ -32,9 +33,9 @@ from dataclasses import dataclass
 
 from distlesson.catalog.lookup import lookup
 
-__all__ = ["ACHIEVED_BUSBW", "GEMM_EFFICIENCY", "KERNEL_SPECS", "LINK_MEASUREMENT",
-           "SHARE_REFERENCE", "KernelSpec",
-           "LinkMeasurement", "gemm_efficiency", "get_kernel_spec"]
+__all__ = ["ACHIEVED_BUSBW", "EARLIER_SOFTWARE", "GEMM_EFFICIENCY", "KERNEL_SPECS",
+           "LINK_MEASUREMENT", "SHARE_REFERENCE", "KernelSpec", "LinkMeasurement",
+           "gemm_efficiency", "get_kernel_spec"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,16 @@ GEMM_EFFICIENCY: dict[str, tuple[float, str]] = {
 published run it is fitted on (:data:`distlesson.efficiency.accuracy.RUNS`): the model's
 one calibrated input. ``tests/test_accuracy.py`` fits it again and fails if the stored
 value drifts from the fit (then rerun ``scripts/calibrate.py``)."""
+EARLIER_SOFTWARE: dict[str, tuple[float, str]] = {
+    "megatron-lm-2021": (0.755, "narayanan-1008.0b"),
+}
+"""The same share for software older than the stack :data:`GEMM_EFFICIENCY` is fitted on, by
+software key of :mod:`distlesson.catalog.published_runs`, with the run it is fitted on.
+Megatron-LM as Narayanan et al. ran it in 2021 predates the release Korthikanti et al.
+measured in 2022 (BLOOM's Megatron-DeepSpeed is a fork of it, through Microsoft's
+Megatron-DeepSpeed): fitted on its trillion-parameter run, the same model, tensor and
+pipeline layout and GPUs as the A100's own fit, a year of software apart. Only the
+accuracy chapter uses it: every other page models today's software."""
 _SAME_DIE = {"h200-sxm": "h100-sxm", "h800-sxm": "h100-sxm"}
 """GPUs with the H100's GH100 die: its fitted share."""
 

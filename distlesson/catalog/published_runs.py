@@ -86,6 +86,11 @@ class PublishedRun:
     """The overlap policy (dp, tp, pp, cp) of
     :class:`distlesson.efficiency.overlap.OverlapPolicy`."""
     attention: Literal["flash", "unfused"]
+    software: Literal["meta-llama3", "megatron-lm-2022", "megatron-lm-2021"]
+    """The training software: Meta's, Megatron-LM as Korthikanti et al. measured it, or as
+    Narayanan et al. did a year earlier (BLOOM's Megatron-DeepSpeed is a fork of that one);
+    older software reaches a smaller share of the peak
+    (:data:`distlesson.catalog.achieved.EARLIER_SOFTWARE`)."""
     sequence_parallel: bool
     """Norms and adds split over the tensor-parallel ranks (Korthikanti et al. 2022 and
     after); False before it, where every rank ran them whole."""
@@ -103,7 +108,8 @@ _LLAMA3 = ("Grattafiori et al. 2024, The Llama 3 Herd of Models, Table 4 and sec
 _LLAMA3_SOFTWARE = dict(zero=1, micro_batch=1, recompute="none", precision="mixed-fp32-grads",
                         schedule="interleaved", chunks=None,
                         overlap=("bucketed", "backward", "async", "all-gather"),
-                        attention="flash", sequence_parallel=True, flop_count="causal",
+                        attention="flash", software="meta-llama3", sequence_parallel=True,
+                        flop_count="causal",
                         metric="mfu")
 
 
@@ -133,7 +139,8 @@ def _korthikanti(key: str, model: Architecture, *, pp: int, batch: int, micro: i
                   precision="mixed-fp32-grads",
                   schedule="interleaved" if chunks else "1f1b", chunks=chunks or 1,
                   overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
-                  sequence_parallel=True, flop_count="narayanan")
+                  software="megatron-lm-2022", sequence_parallel=True,
+                  flop_count="narayanan")
     name = f"{model.display_name}, {gpus} A100 (Korthikanti et al.)"
     return (PublishedRun(key=f"{key}-mfu", display_name=name, metric="mfu", measured=mfu,
                          **common),  # type: ignore[arg-type]
@@ -170,8 +177,8 @@ def _bloom() -> PublishedRun:
         pp=12, dp=8, cp=1, zero=1, seq_len=2048, micro_batch=2, global_batch=2048,
         recompute="full", precision="mixed-fp32-grads", schedule="1f1b", chunks=1,
         overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
-        sequence_parallel=False, flop_count="narayanan", metric="hfu",
-        measured=_BLOOM_TFLOPS * 1e12 / get_gpu("a100-80gb").bf16_dense_flops,
+        software="megatron-lm-2021", sequence_parallel=False, flop_count="narayanan",
+        metric="hfu", measured=_BLOOM_TFLOPS * 1e12 / get_gpu("a100-80gb").bf16_dense_flops,
         tflops_per_gpu=_BLOOM_TFLOPS)
 
 
@@ -191,8 +198,8 @@ def _narayanan(params: str, *, heads: int, hidden: int, layers: int, tp: int, pp
         zero=0, seq_len=2048, micro_batch=micro, global_batch=batch, recompute="full",
         precision="mixed-fp32-grads", schedule="1f1b", chunks=1,
         overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
-        sequence_parallel=False, flop_count="narayanan", metric="hfu", measured=share,
-        tflops_per_gpu=tflops)
+        software="megatron-lm-2021", sequence_parallel=False, flop_count="narayanan",
+        metric="hfu", measured=share, tflops_per_gpu=tflops)
 
 
 _CATALOG: tuple[PublishedRun, ...] = (

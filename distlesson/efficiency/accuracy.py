@@ -10,8 +10,9 @@ is (predicted - measured) / measured.
 
 The model's one free input, the share of the peak that large matrix products reach
 (:data:`distlesson.catalog.achieved.GEMM_EFFICIENCY`), is fitted on one run per GPU by
-:func:`calibrate` (bisection: the prediction grows with it); every other run is a test of
-the model, not a fit.
+:func:`calibrate` (bisection: the prediction grows with it), and once more for older
+software on the same GPU (:data:`distlesson.catalog.achieved.EARLIER_SOFTWARE`); every
+other run is a test of the model, not a fit.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from distlesson.catalog.achieved import GEMM_EFFICIENCY, gemm_efficiency
+from distlesson.catalog.achieved import EARLIER_SOFTWARE, GEMM_EFFICIENCY, gemm_efficiency
 from distlesson.catalog.published_runs import PUBLISHED_RUNS, PublishedRun
 from distlesson.efficiency.mfu import mfu, model_flops_per_token
 from distlesson.efficiency.overlap import OverlapPolicy
@@ -29,7 +30,7 @@ from distlesson.memory.states import Layout
 from distlesson.parallel.layout import Workload
 
 __all__ = ["Prediction", "RunSetup", "calibrate", "causal_share", "megatron_flops", "predict",
-           "predictions", "run_setup"]
+           "predictions", "run_efficiency", "run_setup"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,9 @@ class Prediction:
     @property
     def calibrates(self) -> bool:
         """Whether this run is the one its GPU's efficiency is fitted on."""
-        return GEMM_EFFICIENCY.get(self.run.gpu, (None, None))[1] == self.run.key
+        fits = (GEMM_EFFICIENCY.get(self.run.gpu, (None, None))[1],
+                EARLIER_SOFTWARE.get(self.run.software, (None, None))[1])
+        return self.run.key in fits
 
     @property
     def fits(self) -> bool:
@@ -133,9 +136,18 @@ def _read(run: PublishedRun, estimate: StepEstimate) -> float:
     return value * causal_share(run) if run.metric == "mfu" else value
 
 
+def run_efficiency(run: PublishedRun) -> float:
+    """The calibrated share of the peak for ``run``'s GPU and software: older software's own
+    fit where there is one (:data:`distlesson.catalog.achieved.EARLIER_SOFTWARE`), else the
+    GPU's."""
+    if run.software in EARLIER_SOFTWARE:
+        return EARLIER_SOFTWARE[run.software][0]
+    return gemm_efficiency(run.gpu)
+
+
 def predict(run: PublishedRun, *, eta: float | None = None) -> Prediction:
     """The model's reading of ``run`` (see the module docstring)."""
-    eta = eta or gemm_efficiency(run.gpu)
+    eta = eta or run_efficiency(run)
     if run.chunks is not None:
         options = [(run.schedule, run.chunks)]
     else:  # the planner's buildable ones

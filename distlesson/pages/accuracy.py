@@ -10,7 +10,12 @@ import functools
 import re
 
 from distlesson.catalog import references
-from distlesson.catalog.achieved import GEMM_EFFICIENCY, LINK_MEASUREMENT, get_kernel_spec
+from distlesson.catalog.achieved import (
+    EARLIER_SOFTWARE,
+    GEMM_EFFICIENCY,
+    LINK_MEASUREMENT,
+    get_kernel_spec,
+)
 from distlesson.catalog.hardware import get_gpu
 from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.published_runs import get_published_run
@@ -164,6 +169,12 @@ def figures() -> list[Figure]:
                "%", digits=1, doc="the Megatron-LM rows' largest overestimate"),
         Figure("acc.eta_h100", GEMM_EFFICIENCY["h100-sxm"][0], "%", digits=1),
         Figure("acc.eta_a100", GEMM_EFFICIENCY["a100-80gb"][0], "%", digits=1),
+        Figure("acc.eta_2021", EARLIER_SOFTWARE["megatron-lm-2021"][0], "%", digits=1,
+               doc="the A100's share under the Megatron-LM of 2021"),
+        Figure("acc.k175_under", -_prediction("korthikanti-175b-mfu").error, "%", digits=1),
+        Figure("acc.narayanan_under", -min(p.error for p in every
+                                          if p.run.key.startswith("narayanan")),
+               "%", digits=1, doc="the first Megatron-LM paper's largest underestimate"),
         Figure("acc.attention_efficiency",
                get_kernel_spec("h100-sxm").attention_efficiency, "%"),
         Figure("acc.nvlink_nominal", get_interconnect(measured.link).bandwidth, "GB/s"),
