@@ -6,10 +6,11 @@ Two ways to get ranks, one code path for the checks (the group itself is :mod:`.
   process reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT from its
   environment (:func:`distlesson.engine.launched_by_torchrun`, :func:`run_in_process`);
 - otherwise :func:`spawn_checks` starts ``world_size`` processes on 127.0.0.1 with
-  ``torch.multiprocessing`` (start method ``spawn``: each child imports this module and
-  runs the module-level :func:`_worker`, so it works from a script, a test or a build, but
-  not from a notebook cell). Rank 0 writes the results to a temporary JSON file that the
-  caller reads back.
+  ``torch.multiprocessing`` (start method ``forkserver``: a fresh server process imports
+  this module, and torch with it, once, and each rank forks from it and runs the
+  module-level :func:`_worker`; so it works from a script, a test or a build, but not from
+  a notebook cell, and four ranks cost one import of torch, not four). Rank 0 writes the
+  results to a temporary JSON file that the caller reads back.
 
 The backend follows the hardware: NCCL with one GPU per rank when CUDA is available,
 otherwise Gloo on the CPU. The checks never look at which one they got.
@@ -18,6 +19,7 @@ otherwise Gloo on the CPU. The checks never look at which one they got.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import socket
 import sys
@@ -35,6 +37,10 @@ from .report import EngineReport
 from .suite import run_suite
 
 __all__ = ["free_port", "run_in_process", "spawn_checks"]
+
+_START_METHOD = "forkserver"
+"""Not ``fork``: a build or a test runner has threads of its own, which a fork would copy
+mid-flight; the fork server is a fresh single-threaded process."""
 
 
 def run_in_process(groups: Sequence[str]) -> dict[str, Any] | None:
@@ -94,9 +100,12 @@ def spawn_checks(world_size: int, groups: Sequence[str], *,
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="distlesson-engine-") as folder:
         out_path = Path(folder) / "report.json"
-        context = mp.spawn(_worker, args=(world_size, free_port(), str(out_path),
-                                          tuple(groups), niceness),
-                           nprocs=world_size, join=False)
+        # the server imports this module (and torch) before its first fork; a server
+        # already running keeps what it preloaded
+        multiprocessing.get_context(_START_METHOD).set_forkserver_preload([__name__])
+        context = mp.start_processes(
+            _worker, args=(world_size, free_port(), str(out_path), tuple(groups), niceness),
+            nprocs=world_size, join=False, start_method=_START_METHOD)
         while not context.join(timeout=1.0):  # raises, with the traceback, if a rank fails
             if time.perf_counter() - start > timeout:
                 for process in context.processes:
