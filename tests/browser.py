@@ -89,12 +89,17 @@ def elsewhere(requests: list[str]) -> list[str]:
 
 def widget_tabs(browser, server: str, pages: dict[str, str], widget: str):
     """For a module's ``tabs`` fixture (``yield from``): one tab per locale, its page loaded
-    once and its ``widget`` ready, with the URLs of every request the tab made."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    once and its ``widget`` ready, with the URLs of every request the tab made. Each tab has
+    a browser context of its own: tabs of one site share localStorage, and Chromium passes
+    one tab's writes to the others late, so a goal one locale's test stored and removed
+    could still show in the next test's tab."""
     opened: dict[str, tuple[Page, list[str]]] = {}
+    contexts = []
 
     def open_tab(locale: str) -> tuple[Page, list[str]]:
         if locale not in opened:
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            contexts.append(context)
             tab, requests = context.new_page(), []
             tab.on("request", lambda request: requests.append(request.url))
             tab.goto(server + pages[locale], wait_until="domcontentloaded")
@@ -103,7 +108,8 @@ def widget_tabs(browser, server: str, pages: dict[str, str], widget: str):
         return opened[locale]
 
     yield open_tab
-    context.close()
+    for context in contexts:
+        context.close()
 
 
 def only_local(requests: list[str]) -> None:

@@ -112,3 +112,30 @@ def test_cli_prints_one_json_object_and_a_table(monkeypatch, capsys):
     assert "30 of 30 checks as expected" in out
     assert "zero1.per_rank" in out and "1,024 B / 672 B" in out
     assert "stage 0  torch   F0 F1 B0 F2" in out
+
+
+def test_a_failing_rank_reports_its_traceback():
+    """A rank that raises ends the run with one RuntimeError that carries the rank's own
+    traceback (here the suite's refusal of an unknown group, which run_checks would have
+    refused before starting anything)."""
+    from distlesson.engine.launch import spawn_checks
+
+    with pytest.raises(RuntimeError, match=r"(?s)engine rank \d of 2 failed:.*"
+                                           r"ValueError: unknown check groups \['nope'\]"):
+        spawn_checks(2, ("nope",), timeout=120)
+
+
+def test_the_caller_never_imports_torch():
+    """Only the ranks (and the fork server they come from) import torch: a build starts the
+    run from a thread, where torch's import would race the pages' use of ast (CPython
+    gh-106905)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom distlesson.engine import run_checks\n"
+            "if __name__ == '__main__':\n"
+            "    assert run_checks(2, groups=('ddp',)).passed\n"
+            "    assert 'torch' not in sys.modules, 'the caller imported torch'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

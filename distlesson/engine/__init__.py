@@ -70,6 +70,6 @@ def run_checks(world_size: int = 2, *, groups: Sequence[str] = GROUPS,
     if not isinstance(niceness, int) or isinstance(niceness, bool) or not 0 <= niceness <= 19:
         raise ValueError(f"niceness={niceness!r}; allowed: a whole number from 0 to 19")
     require_torch()
-    from .launch import spawn_checks  # imports torch
+    from .launch import spawn_checks  # torch only in the ranks it starts
 
     return spawn_checks(world_size, tuple(groups), timeout=timeout, niceness=niceness)
