@@ -7,6 +7,7 @@ import pytest
 from distlesson.catalog.models import ParameterTensor, get_model, parameter_tensors
 from distlesson.memory.optimizers import (
     OPTIMIZERS,
+    accumulation_bytes_per_param,
     get_optimizer,
     optimizer_state_bytes,
     update_bytes_per_param,
@@ -96,3 +97,10 @@ def test_update_bytes_bad_names():
         update_bytes_per_param("adamx", "mixed")
     with pytest.raises(ValueError, match="precision"):
         update_bytes_per_param("adamw", "fp7")
+
+
+def test_accumulation_pass_bytes_by_hand():
+    # bf16 gradient read (2), its fp32 copy written and read (4 + 4), the fp32 sum read and
+    # written (4 + 4): DeepSpeed's hp_grad.add_(lp.grad.to(float32))
+    assert accumulation_bytes_per_param("mixed-fp32-grads") == 2 + 4 + 4 + 4 + 4
+    assert accumulation_bytes_per_param("mixed") == 2 + 2 + 2 + 2 + 2  # bf16 all through

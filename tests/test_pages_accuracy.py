@@ -14,10 +14,9 @@ def test_counts_and_extremes():
     errors = {p.run.key: p.error for p in predictions()}
     assert figure("acc.rows") == len(errors)
     assert figure("acc.within") == sum(abs(e) <= 0.10 for e in errors.values())
-    # the prose names where the extremes fall: BLOOM over, then the small Megatron models;
-    # runs of a few hundred billion parameters under
-    assert max(errors, key=errors.get) == "bloom-176b"
-    assert errors["bloom-176b"] == pytest.approx(figure("acc.largest_over"))
+    # the prose names where the extremes fall: the small Megatron models over; runs of a few
+    # hundred billion parameters under
+    assert max(errors.values()) == pytest.approx(figure("acc.largest_over"))
     megatron = {k: e for k, e in errors.items() if k.startswith(("narayanan", "korthikanti"))}
     # "small models": the worst is one of at most 22 billion parameters
     assert max(megatron, key=megatron.get) in ("narayanan-1.7b", "narayanan-3.6b",

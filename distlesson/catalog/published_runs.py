@@ -101,6 +101,10 @@ class PublishedRun:
     """The paper's MFU or HFU, a fraction."""
     tflops_per_gpu: float | None = None
     """The paper's achieved TFLOP/s per GPU, where given."""
+    accumulation: Literal["fused", "separate-pass"] = "fused"
+    """How micro-batch gradients reach the fp32 main gradients
+    (:class:`distlesson.efficiency.step_time.StepInputs`): Megatron-LM fuses it into the
+    weight-gradient products; DeepSpeed's bf16 optimizer (BLOOM) runs a pass per micro-batch."""
 
 
 _LLAMA3 = ("Grattafiori et al. 2024, The Llama 3 Herd of Models, Table 4 and section 3.3.2",
@@ -170,7 +174,10 @@ def _bloom() -> PublishedRun:
     activation checkpointing (Narayanan et al.'s formula with the recomputed forward), so
     its TFLOPs divided by the A100's dense bf16 peak are an HFU. DeepSpeed's pipeline
     engine reduces the gradients after the last micro-batch and blocks on its sends: no
-    overlap; attention is Megatron's fused softmax on the full score matrix (ALiBi)."""
+    overlap; after every micro-batch's backward its bf16 optimizer adds the bf16 gradients
+    into the fp32 ones in a pass of its own (``update_hp_grads`` in
+    ``runtime/pipe/engine.py``); attention is Megatron's fused softmax on the full score
+    matrix (ALiBi)."""
     return PublishedRun(
         key="bloom-176b", display_name="BLOOM 176B, 384 A100 (BigScience)", source=_BLOOM,
         model=BLOOM_176B, gpu="a100-80gb", num_gpus=384, inter_link="opa-100x4", tp=4,
@@ -179,7 +186,7 @@ def _bloom() -> PublishedRun:
         overlap=("none", "none", "blocking", "all-gather"), attention="unfused",
         software="megatron-lm-2021", sequence_parallel=False, flop_count="narayanan",
         metric="hfu", measured=_BLOOM_TFLOPS * 1e12 / get_gpu("a100-80gb").bf16_dense_flops,
-        tflops_per_gpu=_BLOOM_TFLOPS)
+        tflops_per_gpu=_BLOOM_TFLOPS, accumulation="separate-pass")
 
 
 _NARAYANAN = ("Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU "

@@ -94,6 +94,7 @@ def run_setup(run: PublishedRun, *, schedule: str, chunks: int,
         inputs=StepInputs(kernel_efficiency=eta, failures=None, schedule=schedule,
                           chunks=chunks, attention=run.attention,
                           sequence_parallel=run.sequence_parallel,
+                          accumulation=run.accumulation,
                           overlap=OverlapPolicy(dp=dp, tp=tp, pp=pp, cp=cp)))  # type: ignore[arg-type]
 
 

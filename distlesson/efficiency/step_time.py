@@ -7,7 +7,8 @@ The step of one GPU is
 * ``useful``: model FLOPs per GPU / peak, the step at 100 % of peak (so useful / total is the
   MFU, :mod:`distlesson.efficiency.mfu`);
 * ``below_peak``: the time the kernels take (:mod:`distlesson.efficiency.kernels`: matrix
-  products by shape, attention, memory-bound operations; the stages' average), and the
+  products by shape, attention, memory-bound operations; the stages' average), a separate
+  gradient-accumulation pass after each micro-batch where the software has one, and the
   optimizer's update once per step (memory-bound, on the busiest GPU), less ``useful``;
 * ``recompute``: the forward that recomputation reruns, at the same kernels' speed;
 * ``bubble``: the pipeline's idle time. The busiest stage sets the pace: a step lasts
@@ -50,7 +51,10 @@ from distlesson.efficiency.overlap import (
     pp_exposed,
     tp_cp_exposed_per_microbatch,
 )
-from distlesson.memory.optimizers import update_bytes_per_param
+from distlesson.memory.optimizers import (
+    accumulation_bytes_per_param,
+    update_bytes_per_param,
+)
 from distlesson.memory.precision import get_preset
 from distlesson.memory.stages import (
     Overheads,
@@ -215,8 +219,16 @@ class StepInputs:
     sequence_parallel: bool = True
     """Norms, adds and the activations between them split over the tensor-parallel ranks
     (Korthikanti et al. 2022); False: every rank runs and keeps them whole."""
+    accumulation: str = "fused"
+    """How each micro-batch's gradients reach the main (fp32) gradients: ``fused`` (the
+    weight-gradient products add into them, Megatron-LM) or ``separate-pass`` (a pass over
+    the stage's gradients after every backward, DeepSpeed's bf16 optimizer;
+    :func:`distlesson.memory.optimizers.accumulation_bytes_per_param`)."""
 
     def __post_init__(self) -> None:
+        if self.accumulation not in ("fused", "separate-pass"):
+            raise ValueError(f"accumulation={self.accumulation!r}; allowed: fused, "
+                             "separate-pass")
         if not isinstance(self.sequence_parallel, bool):
             raise ValueError(f"sequence_parallel={self.sequence_parallel!r} must be True or "
                              "False")
@@ -288,7 +300,9 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
     pipe = _pipeline(arch, layout.tp, layout.pp, layout.cp, workload.seq_len,
                      workload.micro_batch, m, workload.recompute, cluster.gpu, cluster.links,
                      inputs.schedule, inputs.chunks, inputs.attention, inputs.overlap, eta,
-                     inputs.sequence_parallel)
+                     inputs.sequence_parallel,
+                     accumulation_bytes_per_param(workload.precision)
+                     if inputs.accumulation == "separate-pass" else 0)
     flops = _step_flops(arch, workload.seq_len, workload.global_batch * workload.seq_len,
                         workload.recompute)
     preset = get_preset(workload.precision)
@@ -357,7 +371,7 @@ class _Pipeline:
 def _pipeline(arch: Architecture, tp: int, pp: int, cp: int, seq_len: int, micro_batch: int,
               m: int, recompute: str, gpu: str, links: LinkContext, schedule: str, v: int,
               attention: str, overlap: OverlapPolicy, eta: float,
-              sequence_parallel: bool) -> _Pipeline:
+              sequence_parallel: bool, accumulation_bytes: int) -> _Pipeline:
     """The replica's compute, recomputation, bubble and tp, pp, cp traffic (cached: the
     planner asks again for every dp and ZeRO stage)."""
     layout = Layout(tp=tp, pp=pp, cp=cp)
@@ -372,7 +386,11 @@ def _pipeline(arch: Architecture, tp: int, pp: int, cp: int, seq_len: int, micro
         recompute=workload.recompute, links=links, policy=overlap)
     layers = stage_layers(arch.num_layers, layout.pp)
     heads = [0.0] * (layout.pp - 1) + [head_f + head_b]
-    compute = [n * (lt.forward + lt.backward) + h for n, h in zip(layers, heads, strict=True)]
+    # a separate accumulation pass over each stage's gradients, after every backward
+    passes = [p / tp * accumulation_bytes / get_gpu(gpu).hbm_bandwidth
+              for p in stage_params(arch, pp)]
+    compute = [n * (lt.forward + lt.backward) + h + a
+               for n, h, a in zip(layers, heads, passes, strict=True)]
     mean_compute, mean_layers = math.fsum(compute) / len(compute), sum(layers) / len(layers)
     busiest = max(c + n * (redo + tpx + cpx) for c, n in zip(compute, layers, strict=True))
     steady = m * (mean_compute + mean_layers * (redo + tpx + cpx))

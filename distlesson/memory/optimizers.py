@@ -21,6 +21,7 @@ from distlesson.memory.precision import FP32, FloatFormat, get_preset
 __all__ = [
     "OPTIMIZERS",
     "Optimizer",
+    "accumulation_bytes_per_param",
     "get_optimizer",
     "optimizer_state_bytes",
     "update_bytes_per_param",
@@ -171,3 +172,16 @@ def update_bytes_per_param(optimizer: str | Optimizer, precision: str) -> int:
     state = 0 if opt.factored else 2 * opt.moments * (
         _CODE_BYTES if opt.block_size is not None else preset.state_format.bytes)
     return grads + weights + state
+
+
+def accumulation_bytes_per_param(precision: str) -> int:
+    """Bytes per parameter of adding one micro-batch's gradients into the main gradients
+    in a separate pass, as DeepSpeed's bf16 optimizer does after each backward
+    (``hp_grad.add_(lp.grad.to(hp_grad.dtype))`` in ``runtime/bf16_optimizer.py``): the
+    low-precision gradient read, its high-precision copy written and read, the sum read and
+    written. With bf16 gradients into fp32: 2 + 2 x 4 + 2 x 4 = 18 bytes. (Megatron-LM's
+    weight-gradient products add into the fp32 buffer themselves: no pass.)"""
+    preset = get_preset(precision)
+    low = preset.weight_format.bytes  # the backward writes gradients in the weights' format
+    high = preset.grad_format.bytes
+    return low + 2 * high + 2 * high

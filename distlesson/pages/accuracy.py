@@ -21,7 +21,10 @@ from distlesson.catalog.interconnects import get_interconnect
 from distlesson.catalog.published_runs import get_published_run
 from distlesson.efficiency.accuracy import Prediction, predictions
 from distlesson.efficiency.step_time import TERMS
-from distlesson.memory.optimizers import update_bytes_per_param
+from distlesson.memory.optimizers import (
+    accumulation_bytes_per_param,
+    update_bytes_per_param,
+)
 from distlesson.pages.mfu import _TERMS
 from distlesson.parallel.alpha_beta import collective_time, link_model
 from distlesson.render.figure import Figure
@@ -190,6 +193,8 @@ def figures() -> list[Figure]:
         Figure("acc.gpu_memory", get_gpu("h100-sxm").memory_bytes, "GB"),
         Figure("acc.update_bytes", update_bytes_per_param("adamw", "mixed-fp32-grads"),
                doc="bytes AdamW's step moves per parameter, fp32 main grads and master"),
+        Figure("acc.accumulation_bytes", accumulation_bytes_per_param("mixed-fp32-grads"),
+               doc="bytes per parameter of DeepSpeed's accumulation pass, bf16 into fp32"),
         Figure("acc.without_sp", sum(not p.run.sequence_parallel for p in every),
                doc="rows whose software had no sequence parallelism"),
         Figure("acc.tile_rows", get_kernel_spec("h100-sxm").tile[0]),
