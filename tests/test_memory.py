@@ -102,6 +102,14 @@ def test_breakdown_rejects_negative():
         MemoryBreakdown(weights=0, grads=-1, master=0, optimizer=0)
 
 
+def test_breakdown_rejects_a_total_beyond_the_bound_naming_its_parts():
+    # each part within an exabyte (10**18 bytes), their sum one byte beyond: the case the
+    # public-API fuzzing found, where the total used to fail only when read
+    with pytest.raises(ValueError, match=r"master=1 \+ optimizer=10{18} is beyond"):
+        MemoryBreakdown(weights=0, grads=0, master=1, optimizer=10**18)
+    assert MemoryBreakdown(weights=0, grads=0, master=0, optimizer=10**18).total == 10**18
+
+
 params = st.integers(min_value=1, max_value=10**13)
 degrees = st.integers(min_value=1, max_value=128)
 optimizers = st.sampled_from(COUNT_OPTIMIZERS)

@@ -73,11 +73,15 @@ class MemoryBreakdown:
     def __post_init__(self) -> None:
         for field in fields(self):
             object.__setattr__(self, field.name, _exact(getattr(self, field.name), field.name))
+        if sum(astuple(self)) > MAX_BYTES:  # each part allowed, their sum not
+            parts = " + ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
+            raise ValueError(f"{parts} is beyond any real cluster; allowed: a total up to "
+                             f"{MAX_BYTES:.0e} bytes")
 
     @property
     def total(self) -> Bytes:
         """weights + grads + master + optimizer."""
-        return _exact(sum(astuple(self)), "total")
+        return sum(astuple(self))
 
     def divided(self, *, weights: int = 1, grads: int = 1, master: int = 1,
                 optimizer: int = 1) -> MemoryBreakdown:
