@@ -154,3 +154,32 @@ def test_the_library_is_tracked_module_by_module():
     assert "distlesson.claims.register" not in pipeline
     assert graph.closure(["distlesson.catalog.hardware"]) < graph.closure(
         ["distlesson.pages.hardware"])
+
+
+def test_a_parse_tripped_by_cpythons_shared_ast_state_is_retried(monkeypatch):
+    """CPython 3.11's "AST constructor recursion depth mismatch" (gh-106905) says nothing
+    about the source: the graph parses it again; any other SystemError still propagates."""
+    import ast
+
+    from distlesson.site import module_graph
+
+    real, calls = ast.parse, []
+
+    def flaky(source, *args, **kwargs):
+        calls.append(source)
+        if len(calls) == 1:
+            raise SystemError("AST constructor recursion depth mismatch (before=162, after=28)")
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(module_graph.ast, "parse", flaky)
+    found = module_graph.imported_names("import json\n", package="pkg.mod", is_package=False,
+                                        top="pkg")
+    assert len(calls) == 2 and found.imports
+
+    def broken(source, *args, **kwargs):
+        raise SystemError("something else")
+
+    monkeypatch.setattr(module_graph.ast, "parse", broken)
+    with pytest.raises(SystemError, match="something else"):
+        module_graph.imported_names("import json\n", package="pkg.mod", is_package=False,
+                                    top="pkg")

@@ -68,11 +68,26 @@ class _Found:
     lazy: tuple[tuple[str, str], ...] = ()  # its lazy exports: (name, defining module)
 
 
+def _parse(source: str) -> ast.Module:
+    """``ast.parse``, again when CPython 3.11 reports "AST constructor recursion depth
+    mismatch": its AST conversion keeps its depth in state shared by the interpreter's
+    threads, and another thread's parse at the same moment trips the check (gh-106905;
+    seen twice in clean-clone test runs, as the plugin read the library beside a thread).
+    The source is fine: a second parse succeeds."""
+    for attempt in range(3):
+        try:
+            return ast.parse(source)
+        except SystemError as error:
+            if "recursion depth mismatch" not in str(error) or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def imported_names(source: str, *, package: str, is_package: bool, top: str) -> _Found:
     """The imports, module names written as strings and computed imports of ``source`` (a
     module of ``package``, itself a package when ``is_package``; ``top`` names the library).
     Raises SyntaxError when ``source`` is not Python."""
-    tree = ast.parse(source)
+    tree = _parse(source)
     imports: set[tuple[str, str | None]] = set()
     prefixes: set[str] = set()
     own = package if is_package else package.rpartition(".")[0]
