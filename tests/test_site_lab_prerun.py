@@ -3,8 +3,10 @@ to the page (distlesson.site.lab_prerun)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -132,6 +134,8 @@ def test_the_worker_starts_after_serve_reloads_the_library(tmp_path, monkeypatch
     plugin.load_config({})
     plugin.on_startup(command="serve", dirty=False)
     plugin.on_pre_build(config)
+    first = list(plugin._prerun.pending.values())
+    worker_module = sys.modules["distlesson.site.lab_prerun"]
     plugin._close_prerun()
     plugin._cache.directory.joinpath("lab").mkdir(parents=True, exist_ok=True)
     for entry in plugin._cache.directory.glob("lab/*"):
@@ -139,6 +143,13 @@ def test_the_worker_starts_after_serve_reloads_the_library(tmp_path, monkeypatch
     plugin._stamp = (("edited", 0),)  # as if a module of the library had changed
     plugin.on_pre_build(config)  # reloads the library, then starts the worker
     try:
+        # the closed worker's queue may still pickle its work by name after the reload:
+        # the module is kept, so that never fails (it failed, and the queue's thread then
+        # formatted the error while the build parsed the library: CPython gh-106905)
+        assert sys.modules["distlesson.site.lab_prerun"] is worker_module
+        concurrent.futures.wait(first, timeout=60)
+        assert not [f for f in first if f.done() and not f.cancelled()
+                    and isinstance(f.exception(), pickle.PicklingError)]
         assert plugin._prerun.executor is not None and plugin._prerun.pending
         for future in list(plugin._prerun.pending.values()):
             assert future.result(timeout=600) is True  # rendered and stored by the worker

@@ -116,8 +116,8 @@ def start(cache: BuildCache, notebooks: list[tuple[Path, str]],
     if not missing:
         return LabPrerun(None)
     # The worker's functions are pickled by name: take them from this module as imported
-    # now. After mkdocs serve reloaded the library, the name leads to a fresh copy, and this
-    # function's own (from the copy the caller imported first) would not pickle.
+    # now (the plugin keeps it across serve's reloads, but a caller may hold another copy,
+    # whose functions would not pickle).
     current = importlib.import_module(__name__)
     executor = concurrent.futures.ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn"),

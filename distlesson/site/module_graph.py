@@ -71,9 +71,11 @@ class _Found:
 def _parse(source: str) -> ast.Module:
     """``ast.parse``, again when CPython 3.11 reports "AST constructor recursion depth
     mismatch": its AST conversion keeps its depth in state shared by the interpreter's
-    threads, and another thread's parse at the same moment trips the check (gh-106905;
-    seen twice in clean-clone test runs, as the plugin read the library beside a thread).
-    The source is fine: a second parse succeeds."""
+    threads, and another thread's parse at the same moment trips the check (gh-106905).
+    Python 3.11 parses source lines whenever it formats a traceback (its carets), so any
+    thread that formats an error can be that thread: it was once the labs' worker queue,
+    formatting a pickling error (the plugin now keeps that module across reloads). The
+    source is fine: a second parse succeeds."""
     for attempt in range(3):
         try:
             return ast.parse(source)

@@ -71,7 +71,12 @@ ENGINE_RUN_NICENESS = 10
 """The CPU priority of the engine lab's ranks in a build (as ``nice``): below the pages',
 above the labs worker's (measured on 2 cores: the page waited 3.9 s for the run with both at
 10, 2.9 s with the worker at 19; the worker was never waited for)."""
-_KEEP = {__name__, "distlesson", "distlesson.site"}
+_KEEP = {__name__, "distlesson", "distlesson.site", "distlesson.site.lab_prerun"}
+"""Modules serve never reloads: this plugin, the package objects, and the labs' worker, whose
+functions the worker's queue may still be pickling by name while the library reloads (a
+fresh copy of the module would make them unpicklable, and the queue's thread would format
+that error while the build parses the library: CPython 3.11's shared AST state then broke
+the build's parse, gh-106905)."""
 
 
 def page_locale(src_uri: str, default: str = "en") -> str:
