@@ -31,20 +31,23 @@ def test_every_published_run_within_ten_percent(by_key):
     assert not outside
 
 
+def assert_stored_is_the_fit(value: float, key: str, table: str) -> None:
+    assert calibrate(PUBLISHED_RUNS[key]) == pytest.approx(value, abs=0.002), (
+        f"the model changed: rerun scripts/calibrate.py and update {table}")
+
+
 @pytest.mark.parametrize("gpu", sorted(GEMM_EFFICIENCY))
 def test_the_stored_efficiency_is_the_fit(gpu):
     value, key = GEMM_EFFICIENCY[gpu]
     assert PUBLISHED_RUNS[key].gpu == gpu
-    assert calibrate(PUBLISHED_RUNS[key]) == pytest.approx(value, abs=0.002), (
-        "the model changed: rerun scripts/calibrate.py and update GEMM_EFFICIENCY")
+    assert_stored_is_the_fit(value, key, "GEMM_EFFICIENCY")
 
 
 @pytest.mark.parametrize("software", sorted(EARLIER_SOFTWARE))
 def test_the_earlier_softwares_efficiency_is_the_fit(software):
     value, key = EARLIER_SOFTWARE[software]
     assert PUBLISHED_RUNS[key].software == software
-    assert calibrate(PUBLISHED_RUNS[key]) == pytest.approx(value, abs=0.002), (
-        "the model changed: rerun scripts/calibrate.py and update EARLIER_SOFTWARE")
+    assert_stored_is_the_fit(value, key, "EARLIER_SOFTWARE")
     # fitted on the same model, tensor and pipeline layout and GPU as the GPU's own fit
     run = PUBLISHED_RUNS[key]
     today = PUBLISHED_RUNS[GEMM_EFFICIENCY[run.gpu][1]]

@@ -170,8 +170,13 @@ class StepModel:
     data_stall: float
     failure_overhead: float
 
+    @property
+    def compute(self) -> float:
+        """Seconds computing: useful + below_peak + recompute (what the bubble scales)."""
+        return self.useful + self.below_peak + self.recompute
+
     def breakdown(self) -> StepBreakdown:
-        compute = self.useful + self.below_peak + self.recompute
+        compute = self.compute
         bubble = compute * self.idle_over_busy
         productive = math.fsum((compute, bubble, self.comm.total, self.data_stall))
         return StepBreakdown(self.useful, self.below_peak, self.recompute, bubble,
@@ -315,7 +320,8 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
     base = pipe.model
     update = _optimizer_update_time(params, layout, workload, spec)
     model = StepModel(base.useful, base.below_peak + update, base.recompute,
-                      base.idle_over_busy * _compute(base) / (_compute(base) + update),
+                      # the update runs once, after the pipeline: the bubble keeps its seconds
+                      base.idle_over_busy * base.compute / (base.compute + update),
                       DimensionTimes(dp, base.comm.tp, base.comm.pp, base.comm.cp),
                       inputs.data_stall, _failure_overhead(inputs.failures, arch, workload, gpus))
     memory = dict(seq_len=workload.seq_len, micro_batch=workload.micro_batch,
@@ -327,10 +333,6 @@ def estimate_step(arch: Architecture, layout: Layout, workload: Workload, cluste
                         peak_flops=spec.bf16_dense_flops,
                         per_gpu_bytes=busiest_bytes(arch, layout, **memory),
                         memory_inputs=(arch, layout, tuple(sorted(memory.items()))))
-
-
-def _compute(model: StepModel) -> float:
-    return model.useful + model.below_peak + model.recompute
 
 
 def _optimizer_update_time(params: float, layout: Layout, workload: Workload,

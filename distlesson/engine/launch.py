@@ -9,11 +9,10 @@ Two ways to get ranks, one code path for the checks (the group itself is :mod:`.
   ``forkserver`` start method: a fresh server process imports torch and the checks once,
   and each rank forks from it and runs the module-level :func:`_worker`. Four ranks cost
   one import of torch, not four, and the calling process imports none: a build runs this
-  from a thread beside its pages, and torch's import (which compiles TorchScript, through
-  ``ast``) would race the pages' own use of ``ast`` in the same interpreter (CPython
-  gh-106905: "AST constructor recursion depth mismatch"). It works from a script, a test
-  or a build, but not from a notebook cell. Rank 0 writes the results to a temporary JSON
-  file that the caller reads back; a rank that fails writes its traceback beside it.
+  from a thread beside its pages, which should not spend their time (or the GIL) importing
+  torch. It works from a script, a test or a build, but not from a notebook cell. Rank 0
+  writes the results to a temporary JSON file that the caller reads back; a rank that fails
+  writes its traceback beside it.
 
 The backend follows the hardware: NCCL with one GPU per rank when CUDA is available,
 otherwise Gloo on the CPU. The checks never look at which one they got.
